@@ -1,0 +1,144 @@
+//! `swath count`: lines per file, like `wc -l`, on every core.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use swath::{count_source, CountOptions, LineCount, Parallel, Source};
+
+/// Count lines, like `wc -l` but on every core.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  swath count big.log                  lines of one file, all cores
+  swath count --threads 1 a.log b.log  one thread, with a total line
+  cat big.log | swath count            stdin, streamed
+  swath count --newlines --json x.log  exact `wc -l` semantics, as JSON
+
+A final line without a newline is counted (wc -l does not count it; use
+--newlines for wc's answer).")]
+pub struct Args {
+    /// Files to count; none or `-` reads standard input.
+    files: Vec<PathBuf>,
+    /// Threads for regular files (0 = all cores).
+    #[arg(short = 't', long, default_value_t = 0)]
+    threads: usize,
+    /// Read regular files through a memory map (may crash with SIGBUS if a
+    /// file is truncated while being read).
+    #[arg(long)]
+    mmap: bool,
+    /// Count newline bytes only, exactly like `wc -l`.
+    #[arg(long)]
+    newlines: bool,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One file's result.
+struct Counted {
+    name: String,
+    count: LineCount,
+}
+
+/// Run `swath count`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let files = if args.files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.files.clone()
+    };
+    let opts = CountOptions {
+        parallel: Parallel::new().threads(args.threads),
+        mmap: args.mmap,
+        ..CountOptions::default()
+    };
+    let mut out = io::stdout().lock();
+    let mut done = Vec::new();
+    let mut failed = false;
+    for path in &files {
+        let counted = Source::open(path).and_then(|mut src| {
+            let count = count_source(&mut src, &opts)?;
+            Ok(Counted {
+                name: src.name(),
+                count,
+            })
+        });
+        match counted {
+            Ok(c) => {
+                if !args.json {
+                    writeln!(out, "{} {}", figure(&c.count, args.newlines), c.name)?;
+                }
+                done.push(c);
+            }
+            Err(err) if err.is_broken_pipe() => return Err(err.into()),
+            Err(err) => {
+                // One bad file does not stop the others; the exit code says it.
+                out.flush()?;
+                eprintln!("swath: {err}");
+                failed = true;
+            }
+        }
+    }
+    let total: u64 = done.iter().map(|c| figure(&c.count, args.newlines)).sum();
+    if args.json {
+        write_json(&mut out, &done, total, args.newlines)?;
+    } else if files.len() > 1 {
+        writeln!(out, "{total} total")?;
+    }
+    out.flush()?;
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn figure(count: &LineCount, newlines: bool) -> u64 {
+    if newlines {
+        count.newlines
+    } else {
+        count.lines()
+    }
+}
+
+fn write_json(
+    out: &mut impl Write,
+    done: &[Counted],
+    total: u64,
+    newlines: bool,
+) -> io::Result<()> {
+    let unit = if newlines { "newlines" } else { "lines" };
+    write!(out, "{{\"unit\":\"{unit}\",\"files\":[")?;
+    for (i, c) in done.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        write!(
+            out,
+            "{sep}{{\"path\":{},\"count\":{},\"bytes\":{}}}",
+            json_string(&c.name),
+            figure(&c.count, newlines),
+            c.count.bytes
+        )?;
+    }
+    writeln!(out, "],\"total\":{total}}}")
+}
+
+/// A JSON string literal (paths may hold quotes, backslashes, controls).
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

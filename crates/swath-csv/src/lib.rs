@@ -1,0 +1,3 @@
+//! CSV over swath's buffer: a zero-allocation reader and writer.
+
+#![deny(missing_docs)]

@@ -1,0 +1,59 @@
+//! Read very large files fast, with flat memory.
+//!
+//! swath's core owns the hard part of reading big inputs: one reused,
+//! page-aligned [`Buffer`] per reader; framings over it ([`LineReader`] for
+//! lines, [`ChunkReader`] for raw chunks, and the CSV layer in `swath-csv`);
+//! SIMD byte counting with a scalar twin ([`count`]); byte ranges that own
+//! their first record ([`range`]); and a parallel driver that runs work over
+//! those ranges on every core ([`Parallel`]). Every error says where
+//! ([`Error`], [`Position`]).
+//!
+//! # Examples
+//!
+//! Lines, borrowed from the buffer, with no allocation per line:
+//!
+//! ```
+//! use swath::LineReader;
+//!
+//! let mut rdr = LineReader::new(&b"alpha\r\nbeta\ngamma"[..]);
+//! let mut seen = Vec::new();
+//! while let Some(line) = rdr.next_line()? {
+//!     seen.push(String::from_utf8_lossy(line).into_owned());
+//! }
+//! assert_eq!(seen, ["alpha", "beta", "gamma"]);
+//! assert!(!rdr.last_line_terminated());
+//! # Ok::<(), swath::Error>(())
+//! ```
+//!
+//! Counting a file's lines on every core:
+//!
+//! ```no_run
+//! use swath::{count_source, CountOptions, Source};
+//!
+//! let mut src = Source::open("big.log")?;
+//! let count = count_source(&mut src, &CountOptions::default())?;
+//! println!("{} lines", count.lines());
+//! # Ok::<(), swath::Error>(())
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod buffer;
+mod chunks;
+pub mod count;
+mod error;
+mod feed;
+mod lines;
+pub mod parallel;
+pub mod range;
+mod source;
+
+pub use buffer::Buffer;
+pub use chunks::ChunkReader;
+pub use count::{count_lines, count_newlines, count_source, CountOptions, LineCount};
+pub use error::{Error, ErrorKind, Position, Result};
+pub use feed::Feed;
+pub use lines::{LineReader, LineReaderBuilder, DEFAULT_MAX_LINE_LEN};
+pub use parallel::Parallel;
+pub use range::{Framing, LineFraming, RangeReader};
+pub use source::Source;

@@ -1,0 +1,155 @@
+//! Byte ranges of a file, and how record boundaries are found in them.
+//!
+//! A file of known length is cut into nominal ranges of a fixed size. A
+//! record belongs to the range that holds its first byte, so each worker
+//! snaps its range's start forward to the first record start at or after
+//! it: for lines, the byte after the first `\n` found from `start - 1`.
+//! Two neighbours snap the shared boundary the same way, so every record is
+//! processed exactly once.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+
+use crate::error::{Error, ErrorKind, Position, Result};
+
+/// The nominal ranges of `chunk` bytes (the last one shorter) covering `0..len`.
+pub fn split(len: u64, chunk: u64) -> impl ExactSizeIterator<Item = Range<u64>> {
+    let chunk = chunk.max(1);
+    (0..range_count(len, chunk)).map(move |i| nth_range(len, chunk, i))
+}
+
+/// How many nominal ranges of `chunk` bytes cover `len` bytes.
+pub fn range_count(len: u64, chunk: u64) -> usize {
+    len.div_ceil(chunk.max(1)) as usize
+}
+
+/// The `i`-th nominal range of `chunk` bytes in `0..len`.
+pub fn nth_range(len: u64, chunk: u64, i: usize) -> Range<u64> {
+    let chunk = chunk.max(1);
+    let start = (i as u64).saturating_mul(chunk).min(len);
+    start..start.saturating_add(chunk).min(len)
+}
+
+/// Reads a file from an offset with `pread`, so many threads can share one
+/// `File` without a shared cursor. Stops at `end`.
+#[derive(Debug)]
+pub struct RangeReader<'f> {
+    file: &'f File,
+    pos: u64,
+    end: u64,
+}
+
+impl<'f> RangeReader<'f> {
+    /// Read `range` of `file`.
+    pub fn new(file: &'f File, range: Range<u64>) -> RangeReader<'f> {
+        RangeReader {
+            file,
+            pos: range.start,
+            end: range.end.max(range.start),
+        }
+    }
+
+    /// The offset of the next byte to read.
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+}
+
+impl Read for RangeReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want = buf
+            .len()
+            .min((self.end - self.pos).min(usize::MAX as u64) as usize);
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = self.file.read_at(&mut buf[..want], self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// Read exactly `range` of `file` into `buf`, or fail with
+/// [`ErrorKind::Truncated`] when the file ends first (it shrank after open).
+///
+/// # Errors
+///
+/// I/O errors, and `Truncated` with `expected = range.end`.
+pub fn read_range_exact(file: &File, range: Range<u64>, buf: &mut [u8]) -> Result<()> {
+    let mut done = 0usize;
+    let want = (range.end - range.start) as usize;
+    while done < want {
+        match file.read_at(&mut buf[done..want], range.start + done as u64) {
+            Ok(0) => {
+                let got = range.start + done as u64;
+                let err = Error::new(ErrorKind::Truncated {
+                    expected: range.end,
+                    got,
+                });
+                return Err(err.at(Position::new(got, 0, 0)));
+            }
+            Ok(n) => done += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                return Err(Error::from(e).at(Position::new(range.start + done as u64, 0, 0)))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How record boundaries are found, so the parallel driver can snap ranges
+/// to them. The CSV layer has its own quote-aware framing.
+pub trait Framing: Sync {
+    /// The first record start at or after `pos` in `file` of length `len`.
+    /// Must return `0` for `pos == 0` and `len` when no record starts in
+    /// `pos..len`.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors reading the file.
+    fn record_start(&self, file: &File, pos: u64, len: u64) -> Result<u64>;
+}
+
+/// Lines: a record starts at 0 and after every `\n`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LineFraming;
+
+impl Framing for LineFraming {
+    fn record_start(&self, file: &File, pos: u64, len: u64) -> Result<u64> {
+        if pos == 0 || pos >= len {
+            return Ok(pos.min(len));
+        }
+        // The line that holds byte `pos - 1` ends at the first `\n` from there.
+        let mut block = [0u8; 16 * 1024];
+        let mut at = pos - 1;
+        while at < len {
+            let n = ((len - at) as usize).min(block.len());
+            read_range_exact(file, at..at + n as u64, &mut block[..n])?;
+            if let Some(i) = memchr::memchr(b'\n', &block[..n]) {
+                return Ok(at + i as u64 + 1);
+            }
+            at += n as u64;
+        }
+        Ok(len)
+    }
+}
+
+/// Snap the nominal range `nominal` to whole records: from the first record
+/// start at or after its start to the first at or after its end.
+///
+/// # Errors
+///
+/// As [`Framing::record_start`].
+pub fn snap<F: Framing + ?Sized>(
+    framing: &F,
+    file: &File,
+    nominal: Range<u64>,
+    len: u64,
+) -> Result<Range<u64>> {
+    let start = framing.record_start(file, nominal.start, len)?;
+    let end = framing.record_start(file, nominal.end, len)?;
+    Ok(start..end.max(start))
+}
