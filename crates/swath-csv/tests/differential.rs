@@ -30,12 +30,48 @@ struct Opts {
 }
 
 const CONFIGS: &[Opts] = &[
-    Opts { quoting: true, double_quote: true, escape: None, comment: None, flexible: true },
-    Opts { quoting: true, double_quote: true, escape: None, comment: None, flexible: false },
-    Opts { quoting: true, double_quote: false, escape: Some(b'\\'), comment: None, flexible: true },
-    Opts { quoting: true, double_quote: true, escape: Some(b'\\'), comment: Some(b'#'), flexible: false },
-    Opts { quoting: false, double_quote: true, escape: None, comment: None, flexible: true },
-    Opts { quoting: true, double_quote: true, escape: None, comment: Some(b'#'), flexible: true },
+    Opts {
+        quoting: true,
+        double_quote: true,
+        escape: None,
+        comment: None,
+        flexible: true,
+    },
+    Opts {
+        quoting: true,
+        double_quote: true,
+        escape: None,
+        comment: None,
+        flexible: false,
+    },
+    Opts {
+        quoting: true,
+        double_quote: false,
+        escape: Some(b'\\'),
+        comment: None,
+        flexible: true,
+    },
+    Opts {
+        quoting: true,
+        double_quote: true,
+        escape: Some(b'\\'),
+        comment: Some(b'#'),
+        flexible: false,
+    },
+    Opts {
+        quoting: false,
+        double_quote: true,
+        escape: None,
+        comment: None,
+        flexible: true,
+    },
+    Opts {
+        quoting: true,
+        double_quote: true,
+        escape: None,
+        comment: Some(b'#'),
+        flexible: true,
+    },
 ];
 
 struct Rng(u64);
@@ -79,7 +115,9 @@ fn oracle(doc: &[u8], o: &Opts) -> Vec<Outcome> {
             Ok(false) => return out,
             Ok(true) => out.push((rec.iter().map(<[u8]>::to_vec).collect(), None)),
             Err(e) => match e.kind() {
-                csv::ErrorKind::UnequalLengths { expected_len, len, .. } => out.push((
+                csv::ErrorKind::UnequalLengths {
+                    expected_len, len, ..
+                } => out.push((
                     rec.iter().map(<[u8]>::to_vec).collect(),
                     Some((*expected_len as usize, *len as usize)),
                 )),
@@ -89,7 +127,13 @@ fn oracle(doc: &[u8], o: &Opts) -> Vec<Outcome> {
     }
 }
 
-fn ours(doc: &[u8], o: &Opts, lenient: bool, cap: usize, k: Kernel) -> Result<Vec<Outcome>, (String, u64)> {
+fn ours(
+    doc: &[u8],
+    o: &Opts,
+    lenient: bool,
+    cap: usize,
+    k: Kernel,
+) -> Result<Vec<Outcome>, (String, u64)> {
     let mut b = ReaderBuilder::new();
     b.has_headers(false)
         .flexible(o.flexible)
@@ -100,7 +144,12 @@ fn ours(doc: &[u8], o: &Opts, lenient: bool, cap: usize, k: Kernel) -> Result<Ve
         .lazy_quotes(lenient)
         .capacity(cap)
         .kernel(k);
-    let mut rdr = b.from_reader(Chunked { data: doc, chunk: cap }).unwrap();
+    let mut rdr = b
+        .from_reader(Chunked {
+            data: doc,
+            chunk: cap,
+        })
+        .unwrap();
     collect(&mut rdr)
 }
 
@@ -115,7 +164,12 @@ fn strict_records(doc: &[u8], o: &Opts, cap: usize, k: Kernel) -> (Vec<Vec<Vec<u
         .comment(o.comment)
         .capacity(cap)
         .kernel(k);
-    let mut rdr = b.from_reader(Chunked { data: doc, chunk: cap }).unwrap();
+    let mut rdr = b
+        .from_reader(Chunked {
+            data: doc,
+            chunk: cap,
+        })
+        .unwrap();
     let (mut recs, mut errors) = (Vec::new(), 0);
     loop {
         match rdr.next_record() {
@@ -135,8 +189,15 @@ fn check_doc(doc: &[u8], o: &Opts, caps: &[usize], kernels: &[Kernel]) {
     let plain: Vec<_> = want.iter().map(|(f, _)| f.clone()).collect();
     for &k in kernels {
         for &cap in caps {
-            let ctx = || format!("doc {:?} opts {o:?} cap {cap} kernel {}", String::from_utf8_lossy(doc), k.name());
-            let got = ours(doc, o, true, cap, k).unwrap_or_else(|e| panic!("lenient error {e:?}: {}", ctx()));
+            let ctx = || {
+                format!(
+                    "doc {:?} opts {o:?} cap {cap} kernel {}",
+                    String::from_utf8_lossy(doc),
+                    k.name()
+                )
+            };
+            let got = ours(doc, o, true, cap, k)
+                .unwrap_or_else(|e| panic!("lenient error {e:?}: {}", ctx()));
             assert_eq!(got, want, "lenient: {}", ctx());
             match ours(doc, o, false, cap, k) {
                 Ok(got) => assert_eq!(got, want, "strict: {}", ctx()),
@@ -160,7 +221,11 @@ fn generated_documents_match_the_csv_crate() {
     let mut n = 0;
     for round in 0..120 {
         for o in CONFIGS {
-            let mut doc = gen_doc(&mut rng, if round % 10 == 0 { 150 } else { 24 }, o.comment.is_none());
+            let mut doc = gen_doc(
+                &mut rng,
+                if round % 10 == 0 { 150 } else { 24 },
+                o.comment.is_none(),
+            );
             if o.comment.is_some() {
                 doc.push(b'\n');
             }
