@@ -38,12 +38,8 @@ fn main() -> ExitCode {
 /// A closed pipe (`swath ... | head`) is not an error worth a message.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            || cause
-                .downcast_ref::<swath::Error>()
-                .is_some_and(swath::Error::is_broken_pipe)
+        cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause.downcast_ref::<swath::Error>().is_some_and(swath::Error::is_broken_pipe)
     })
 }
 

@@ -32,11 +32,8 @@ static GLOBAL: Counting = Counting;
 
 fn file_of(lines: usize) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("swath-alloc-{}-{lines}", std::process::id()));
-    std::fs::write(
-        &path,
-        "2000-01-01T00:00:00Z INFO request served status=200\n".repeat(lines),
-    )
-    .unwrap();
+    std::fs::write(&path, "2000-01-01T00:00:00Z INFO request served status=200\n".repeat(lines))
+        .unwrap();
     path
 }
 
@@ -65,10 +62,7 @@ fn reading_lines_allocates_a_constant_number_of_times() {
     // Counting on one thread: one buffer, whatever the size, plus the list of
     // per-range results (one entry per 4 MiB range, grown by doubling): a
     // handful of allocations more for a larger file, none per line.
-    let opts = CountOptions {
-        parallel: Parallel::new().threads(1),
-        ..Default::default()
-    };
+    let opts = CountOptions { parallel: Parallel::new().threads(1), ..Default::default() };
     let count = |p: &std::path::Path| {
         let mut src = Source::open(p).unwrap();
         let before = ALLOCS.load(Ordering::Relaxed);
@@ -78,10 +72,7 @@ fn reading_lines_allocates_a_constant_number_of_times() {
     let (c_small, _) = count(&small);
     let (c_large, lines) = count(&large);
     assert_eq!(lines, 1_000_000);
-    assert!(
-        c_large <= c_small + 4,
-        "counting: {c_small} then {c_large} allocations"
-    );
+    assert!(c_large <= c_small + 4, "counting: {c_small} then {c_large} allocations");
     std::fs::remove_file(small).unwrap();
     std::fs::remove_file(large).unwrap();
 }

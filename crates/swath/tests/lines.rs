@@ -47,9 +47,7 @@ impl Read for Trickle<'_> {
 }
 
 fn read_all(input: &[u8], cap: usize, step: usize) -> (Vec<Vec<u8>>, bool, Vec<u64>) {
-    let mut rdr = LineReaderBuilder::new()
-        .capacity(cap)
-        .from_reader(Trickle { data: input, step });
+    let mut rdr = LineReaderBuilder::new().capacity(cap).from_reader(Trickle { data: input, step });
     let mut lines = Vec::new();
     let mut offsets = Vec::new();
     while let Some(line) = rdr.next_line().unwrap() {
@@ -107,9 +105,8 @@ fn padded_inputs_every_seam() {
     }
     let (want, _) = twin(&input);
     for lead in 0..8 {
-        let padded: Vec<u8> = std::iter::repeat_n(b'\n', lead)
-            .chain(input.iter().copied())
-            .collect();
+        let padded: Vec<u8> =
+            std::iter::repeat_n(b'\n', lead).chain(input.iter().copied()).collect();
         let (want_padded, _) = twin(&padded);
         assert_eq!(want_padded.len(), want.len() + lead);
         for cap in [1, 2, 5, 16, 63, 64, 65, 4096] {
@@ -122,10 +119,8 @@ fn padded_inputs_every_seam() {
 #[test]
 fn keep_terminator_gives_back_every_byte() {
     let input = b"a\r\nb\n\nc";
-    let mut rdr = LineReaderBuilder::new()
-        .keep_terminator(true)
-        .capacity(2)
-        .from_reader(&input[..]);
+    let mut rdr =
+        LineReaderBuilder::new().keep_terminator(true).capacity(2).from_reader(&input[..]);
     let mut all = Vec::new();
     while let Some(line) = rdr.next_line().unwrap() {
         all.extend_from_slice(line);
@@ -138,12 +133,7 @@ fn keep_terminator_gives_back_every_byte() {
 #[test]
 fn b1_line_too_long_is_an_error_not_a_truncation() {
     let limit = 10;
-    for (len, ok) in [
-        (limit - 1, true),
-        (limit, true),
-        (limit + 1, false),
-        (2 * limit, false),
-    ] {
+    for (len, ok) in [(limit - 1, true), (limit, true), (limit + 1, false), (2 * limit, false)] {
         let mut input = b"ok\n".to_vec();
         input.extend(std::iter::repeat_n(b'y', len - 1));
         input.push(b'\n');
@@ -151,24 +141,14 @@ fn b1_line_too_long_is_an_error_not_a_truncation() {
             let mut rdr = LineReaderBuilder::new()
                 .capacity(cap)
                 .max_line_len(limit)
-                .from_reader(Trickle {
-                    data: &input,
-                    step: 3,
-                });
+                .from_reader(Trickle { data: &input, step: 3 });
             assert_eq!(rdr.next_line().unwrap(), Some(&b"ok"[..]));
             let second = rdr.next_line();
             if ok {
-                assert_eq!(
-                    second.unwrap().unwrap().len(),
-                    len - 1,
-                    "len {len} cap {cap}"
-                );
+                assert_eq!(second.unwrap().unwrap().len(), len - 1, "len {len} cap {cap}");
             } else {
                 let err = second.unwrap_err();
-                assert!(
-                    matches!(err.kind(), ErrorKind::LineTooLong { limit: 10 }),
-                    "{err}"
-                );
+                assert!(matches!(err.kind(), ErrorKind::LineTooLong { limit: 10 }), "{err}");
                 let pos = err.position().unwrap();
                 assert_eq!((pos.line, pos.byte), (2, 3), "len {len} cap {cap}");
                 // Sticky: no silent resumption after the error.
@@ -182,9 +162,7 @@ fn b1_line_too_long_is_an_error_not_a_truncation() {
 fn b1_huge_line_without_terminator_is_caught_at_the_limit() {
     // /dev/zero style: an endless line must trip the guard, not eat memory.
     let mut endless = io::repeat(b'z');
-    let mut rdr = LineReaderBuilder::new()
-        .max_line_len(1 << 20)
-        .from_reader(&mut endless);
+    let mut rdr = LineReaderBuilder::new().max_line_len(1 << 20).from_reader(&mut endless);
     let err = rdr.next_line().unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::LineTooLong { .. }));
 }
@@ -193,10 +171,8 @@ fn b1_huge_line_without_terminator_is_caught_at_the_limit() {
 fn b1_split_multibyte_char_across_the_seam() {
     let input = "ab€\n€€\n".as_bytes();
     for cap in 1..8 {
-        let mut rdr = LineReaderBuilder::new().capacity(cap).from_reader(Trickle {
-            data: input,
-            step: 1,
-        });
+        let mut rdr =
+            LineReaderBuilder::new().capacity(cap).from_reader(Trickle { data: input, step: 1 });
         assert_eq!(rdr.next_line_str().unwrap(), Some("ab€"));
         assert_eq!(rdr.next_line_str().unwrap(), Some("€€"));
         assert_eq!(rdr.next_line_str().unwrap(), None);
@@ -222,17 +198,9 @@ fn b5_truncated_while_reading_is_reported() {
     let dir = tempdir();
     let path = dir.join("shrinks.log");
     std::fs::write(&path, "line\n".repeat(100_000)).unwrap();
-    let mut rdr = LineReaderBuilder::new()
-        .capacity(4096)
-        .from_path(&path)
-        .unwrap();
+    let mut rdr = LineReaderBuilder::new().capacity(4096).from_path(&path).unwrap();
     assert!(rdr.next_line().unwrap().is_some());
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_len(0)
-        .unwrap();
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(0).unwrap();
     let err = loop {
         match rdr.next_line() {
             Ok(Some(_)) => continue,
@@ -252,10 +220,7 @@ fn b5_a_file_that_grows_is_read_to_its_end() {
     let dir = tempdir();
     let path = dir.join("grows.log");
     std::fs::write(&path, "a\n").unwrap();
-    let mut rdr = LineReaderBuilder::new()
-        .capacity(1)
-        .from_path(&path)
-        .unwrap();
+    let mut rdr = LineReaderBuilder::new().capacity(1).from_path(&path).unwrap();
     assert_eq!(rdr.next_line().unwrap(), Some(&b"a"[..]));
     std::fs::write(&path, "a\nb\n").unwrap();
     assert_eq!(rdr.next_line().unwrap(), Some(&b"b"[..]));
@@ -278,16 +243,8 @@ fn b6_io_errors_are_sticky_at_every_offset() {
                 self.failed = true;
                 return Err(io::Error::from_raw_os_error(5));
             }
-            let end = self
-                .data
-                .len()
-                .min(self.pos + out.len())
-                .min(self.fail_at.max(self.pos + 1));
-            let end = if self.pos < self.fail_at {
-                end.min(self.fail_at)
-            } else {
-                end
-            };
+            let end = self.data.len().min(self.pos + out.len()).min(self.fail_at.max(self.pos + 1));
+            let end = if self.pos < self.fail_at { end.min(self.fail_at) } else { end };
             let n = end - self.pos;
             out[..n].copy_from_slice(&self.data[self.pos..end]);
             self.pos = end;
@@ -296,12 +253,7 @@ fn b6_io_errors_are_sticky_at_every_offset() {
     }
     let data = b"aaa\nbbb\nccc\n".to_vec();
     for fail_at in [0, 2, 4, 6, 8] {
-        let src = FailAt {
-            data: data.clone(),
-            pos: 0,
-            fail_at,
-            failed: false,
-        };
+        let src = FailAt { data: data.clone(), pos: 0, fail_at, failed: false };
         let mut rdr = LineReaderBuilder::new().capacity(4).from_reader(src);
         let mut lines = Vec::new();
         let err = loop {
@@ -351,18 +303,12 @@ fn b7_interrupted_is_retried() {
 fn b8_fifo_with_a_slow_writer() {
     let dir = tempdir();
     let fifo = dir.join("pipe");
-    let status = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
+    let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(status.success());
     let writer_path = fifo.clone();
     let writer = std::thread::spawn(move || {
         use std::io::Write;
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(writer_path)
-            .unwrap();
+        let mut f = std::fs::OpenOptions::new().write(true).open(writer_path).unwrap();
         for b in b"one\ntwo\nthree" {
             f.write_all(&[*b]).unwrap();
             f.flush().unwrap();
@@ -382,9 +328,7 @@ fn b8_fifo_with_a_slow_writer() {
 // B9: /proc files report size 0 but have lines.
 #[test]
 fn b9_proc_files_are_read_to_their_real_end() {
-    let mut rdr = LineReaderBuilder::new()
-        .from_path("/proc/self/status")
-        .unwrap();
+    let mut rdr = LineReaderBuilder::new().from_path("/proc/self/status").unwrap();
     let mut n = 0;
     rdr.for_each_line(|_| {
         n += 1;
@@ -430,10 +374,7 @@ fn b12_invalid_utf8_line() {
     let mut rdr = LineReader::new(&input[..]);
     assert_eq!(rdr.next_line_str().unwrap(), Some("ok"));
     let err = rdr.next_line_str().unwrap_err();
-    assert!(matches!(
-        err.kind(),
-        ErrorKind::InvalidUtf8 { valid_up_to: 3 }
-    ));
+    assert!(matches!(err.kind(), ErrorKind::InvalidUtf8 { valid_up_to: 3 }));
     let pos = err.position().unwrap();
     assert_eq!((pos.line, pos.byte), (2, 6));
     assert_eq!(rdr.next_line_str().unwrap(), Some("fine"));

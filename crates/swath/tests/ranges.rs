@@ -14,10 +14,7 @@ fn tempfile(name: &str, data: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("swath-ranges-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(data)
-        .unwrap();
+    std::fs::File::create(&path).unwrap().write_all(data).unwrap();
     path
 }
 
@@ -74,11 +71,7 @@ fn parallel_count_equals_sequential_count() {
                     };
                     let mut src = Source::open(&path).unwrap();
                     let got = count_source(&mut src, &opts).unwrap();
-                    assert_eq!(
-                        got.lines(),
-                        want,
-                        "threads {threads} chunk {chunk} mmap {mmap}"
-                    );
+                    assert_eq!(got.lines(), want, "threads {threads} chunk {chunk} mmap {mmap}");
                     assert_eq!(got.bytes, data.len() as u64);
                 }
             }
@@ -126,13 +119,8 @@ fn framed_ranges_give_every_line_exactly_once_in_order() {
 fn the_earliest_error_in_file_order_is_reported() {
     for threads in 1..=4 {
         let par = Parallel::new().threads(threads).chunk_size(1);
-        let out: Result<Vec<u64>, u64> = par.try_map(100, |i, r| {
-            if i == 37 || i == 80 {
-                Err(r.start)
-            } else {
-                Ok(r.start)
-            }
-        });
+        let out: Result<Vec<u64>, u64> =
+            par.try_map(100, |i, r| if i == 37 || i == 80 { Err(r.start) } else { Ok(r.start) });
         assert_eq!(out, Err(37), "threads {threads}");
     }
 }
@@ -142,17 +130,9 @@ fn a_file_that_shrinks_during_a_parallel_count_is_an_error() {
     let data = vec![b'\n'; 1 << 16];
     let path = tempfile("shrinks.txt", &data);
     let mut src = Source::open(&path).unwrap();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_len(100)
-        .unwrap();
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(100).unwrap();
     let err = count_source(&mut src, &CountOptions::default()).unwrap_err();
-    assert!(
-        matches!(err.kind(), swath::ErrorKind::Truncated { .. }),
-        "{err}"
-    );
+    assert!(matches!(err.kind(), swath::ErrorKind::Truncated { .. }), "{err}");
     assert!(err.to_string().contains("shrinks.txt"), "{err}");
 }
 
@@ -169,18 +149,9 @@ fn offsets_past_four_gib() {
     let file = std::fs::File::open(&path).unwrap();
     assert_eq!(file.metadata().unwrap().len(), len);
     // The line holding byte 2^32 - 1 ends at the `\n` at 2^32.
-    assert_eq!(
-        LineFraming.record_start(&file, at - 3, len).unwrap(),
-        at + 1
-    );
-    assert_eq!(
-        LineFraming.record_start(&file, at + 1, len).unwrap(),
-        at + 1
-    );
-    assert_eq!(
-        LineFraming.record_start(&file, at + 2, len).unwrap(),
-        at + 4
-    );
+    assert_eq!(LineFraming.record_start(&file, at - 3, len).unwrap(), at + 1);
+    assert_eq!(LineFraming.record_start(&file, at + 1, len).unwrap(), at + 1);
+    assert_eq!(LineFraming.record_start(&file, at + 2, len).unwrap(), at + 4);
     assert_eq!(LineFraming.record_start(&file, len - 1, len).unwrap(), len);
     let mut rdr = LineReader::new(RangeReader::new(&file, at - 2..len));
     assert_eq!(rdr.next_line().unwrap(), Some(&b"\0\0"[..]));
