@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod count;
+mod gen;
+mod output;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
@@ -18,12 +20,14 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Count(count::Args),
+    Gen(gen::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Count(args) => count::run(args),
+        Command::Gen(args) => gen::run(args),
     };
     match result {
         Ok(code) => code,
