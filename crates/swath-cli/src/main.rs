@@ -5,8 +5,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// Counts every allocation, so `swath lab` can report bytes allocated.
+#[global_allocator]
+static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
+
 mod count;
 mod gen;
+mod lab;
 mod output;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
@@ -21,6 +26,7 @@ struct Cli {
 enum Command {
     Count(count::Args),
     Gen(gen::Args),
+    Lab(lab::Args),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +34,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Count(args) => count::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Lab(args) => lab::run(args),
     };
     match result {
         Ok(code) => code,
