@@ -5,7 +5,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// Counts every allocation, so `swath lab` can report bytes allocated.
+#[global_allocator]
+static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
+
 mod count;
+mod gen;
+mod lab;
+mod output;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
@@ -18,12 +25,16 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Count(count::Args),
+    Gen(gen::Args),
+    Lab(lab::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Count(args) => count::run(args),
+        Command::Gen(args) => gen::run(args),
+        Command::Lab(args) => lab::run(args),
     };
     match result {
         Ok(code) => code,
