@@ -119,11 +119,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // before writing anything.
     let need = if args.file.is_none() { args.size } else { 0 }
         + if writes_large { args.size } else { 0 }
-        + if writes_small {
-            args.write_lines * WRITE_LINE.len() as u64
-        } else {
-            0
-        };
+        + if writes_small { args.write_lines * WRITE_LINE.len() as u64 } else { 0 };
     let free = os::free_space(work.path())
         .with_context(|| format!("cannot tell the free space in {}", work.path().display()))?;
     if need > free {
@@ -189,20 +185,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     progress.finish();
 
     let report = Report {
-        file: if generated {
-            "lab.log".to_string()
-        } else {
-            file.display().to_string()
-        },
+        file: if generated { "lab.log".to_string() } else { file.display().to_string() },
         size,
         lines: file_lines,
         generated,
         cold: args.cold,
         runs: args.runs as usize,
         prefix: plan.ctx.prefix,
-        unix_time: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
+        unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         machine: report::machine(),
         cores: swath::parallel::available_cores(),
         series,
@@ -242,10 +232,7 @@ fn select(only: &[String], skip: &[String]) -> Result<Vec<Method>> {
     for pat in only.iter().chain(skip) {
         if !all.iter().any(|m| matches(pat, m)) {
             let names: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
-            bail!(
-                "no method matches {pat:?}; the methods are: {}",
-                names.join(", ")
-            );
+            bail!("no method matches {pat:?}; the methods are: {}", names.join(", "));
         }
     }
     Ok(all

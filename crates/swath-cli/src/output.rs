@@ -59,11 +59,7 @@ pub fn unregister_temp(path: &Path) {
 }
 
 fn remove_path(path: &Path) {
-    let _ = if path.is_dir() {
-        fs::remove_dir_all(path)
-    } else {
-        fs::remove_file(path)
-    };
+    let _ = if path.is_dir() { fs::remove_dir_all(path) } else { fs::remove_file(path) };
 }
 
 /// A file written under a temporary name and renamed into place on commit.
@@ -110,11 +106,7 @@ impl AtomicFile {
                             let _ = file.set_permissions(meta.permissions());
                         }
                     }
-                    return Ok(AtomicFile {
-                        file: Some(file),
-                        tmp,
-                        target: target.to_path_buf(),
-                    });
+                    return Ok(AtomicFile { file: Some(file), tmp, target: target.to_path_buf() });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(e) => {
@@ -148,10 +140,7 @@ impl AtomicFile {
             unregister_temp(&self.tmp);
             return Err(io::Error::new(
                 e.kind(),
-                format!(
-                    "{}: cannot put the file in place: {e}",
-                    self.target.display()
-                ),
+                format!("{}: cannot put the file in place: {e}", self.target.display()),
             ));
         }
         unregister_temp(&self.tmp);

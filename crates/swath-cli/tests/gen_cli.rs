@@ -24,11 +24,7 @@ fn log_has_the_exact_size_and_the_promised_line_count() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.log");
     let size = 4 * 1024 * 1024 + 3;
-    swath()
-        .args(["gen", "log", "--size", "4194307"])
-        .arg(&out)
-        .assert()
-        .success();
+    swath().args(["gen", "log", "--size", "4194307"]).arg(&out).assert().success();
     let data = fs::read(&out).unwrap();
     assert_eq!(data.len() as u64, size);
     assert_eq!(swath::count_lines(&data), log::line_count(size));
@@ -38,10 +34,7 @@ fn log_has_the_exact_size_and_the_promised_line_count() {
 
 #[test]
 fn log_to_stdout_with_a_unit() {
-    let got = swath()
-        .args(["gen", "log", "--size", "4K", "-"])
-        .output()
-        .unwrap();
+    let got = swath().args(["gen", "log", "--size", "4K", "-"]).output().unwrap();
     assert!(got.status.success());
     assert_eq!(got.stdout.len(), 4096);
     assert_eq!(swath::count_lines(&got.stdout), log::line_count(4096));
@@ -51,17 +44,7 @@ fn log_to_stdout_with_a_unit() {
 fn csv_is_deterministic_and_matches_the_library() {
     let run = |seed: &str| {
         swath()
-            .args([
-                "gen",
-                "csv",
-                "--rows",
-                "2000",
-                "--seed",
-                seed,
-                "--quoted-newlines",
-                "20",
-                "-",
-            ])
+            .args(["gen", "csv", "--rows", "2000", "--seed", seed, "--quoted-newlines", "20", "-"])
             .output()
             .unwrap()
     };
@@ -72,11 +55,7 @@ fn csv_is_deterministic_and_matches_the_library() {
     assert_eq!(a.stdout, b.stdout);
     assert_ne!(a.stdout, c.stdout);
     let mut lib = Vec::new();
-    let opts = csv::CsvOptions {
-        rows: 2000,
-        seed: 5,
-        quoted_newlines_pct: 20,
-    };
+    let opts = csv::CsvOptions { rows: 2000, seed: 5, quoted_newlines_pct: 20 };
     let sum = csv::write(&mut lib, &opts).unwrap();
     assert_eq!(a.stdout, lib);
     assert_eq!(swath::count_newlines(&a.stdout), sum.newlines);
@@ -87,11 +66,7 @@ fn csv_is_deterministic_and_matches_the_library() {
 fn csv_file_reports_what_it_wrote() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.csv");
-    let assert = swath()
-        .args(["gen", "csv", "--rows", "100"])
-        .arg(&out)
-        .assert()
-        .success();
+    let assert = swath().args(["gen", "csv", "--rows", "100"]).arg(&out).assert().success();
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(stdout.contains("100 rows"), "{stdout}");
     let data = fs::read(&out).unwrap();
@@ -106,17 +81,10 @@ fn a_failed_run_leaves_no_file_and_no_temp_behind() {
     let target = dir.path().join("busy");
     fs::create_dir(&target).unwrap();
     fs::write(target.join("keep"), b"k").unwrap();
-    let got = swath()
-        .args(["gen", "log", "--size", "1M"])
-        .arg(&target)
-        .output()
-        .unwrap();
+    let got = swath().args(["gen", "log", "--size", "1M"]).arg(&target).output().unwrap();
     assert!(!got.status.success());
     let stderr = String::from_utf8_lossy(&got.stderr);
-    assert!(
-        stderr.starts_with("swath: ") && stderr.contains("busy"),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with("swath: ") && stderr.contains("busy"), "{stderr}");
     assert_eq!(entries(dir.path()), ["busy"]);
     assert_eq!(entries(&target), ["keep"]);
 }
@@ -137,14 +105,8 @@ fn a_write_error_mid_stream_is_reported() {
 
 #[test]
 fn bad_arguments_are_refused() {
-    swath()
-        .args(["gen", "log", "--size", "12X", "-"])
-        .assert()
-        .failure();
-    swath()
-        .args(["gen", "csv", "--rows", "5", "--quoted-newlines", "101", "-"])
-        .assert()
-        .failure();
+    swath().args(["gen", "log", "--size", "12X", "-"]).assert().failure();
+    swath().args(["gen", "csv", "--rows", "5", "--quoted-newlines", "101", "-"]).assert().failure();
 }
 
 #[cfg(unix)]

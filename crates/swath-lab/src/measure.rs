@@ -39,13 +39,9 @@ pub fn measure(method: &Method, ctx: &Ctx, expected: u64, cold: bool) -> Result<
     let alloc_after = alloc::stats();
     let after = os::usage();
     let outcome = outcome.map_err(|e| format!("{name}: {e}"))?;
-    let found = method
-        .check(ctx, &outcome)
-        .map_err(|e| format!("{name}: {e}"))?;
+    let found = method.check(ctx, &outcome).map_err(|e| format!("{name}: {e}"))?;
     if found != expected {
-        return Err(format!(
-            "{name}: WRONG ANSWER: counted {found} lines, expected {expected}"
-        ));
+        return Err(format!("{name}: WRONG ANSWER: counted {found} lines, expected {expected}"));
     }
     let heap = alloc_after.since(&alloc_before);
     Ok(Sample {

@@ -69,11 +69,7 @@ impl Plan {
     /// Run `method` `self.runs` times; `progress(run)` is called before each.
     /// A failed run ends the series with its error.
     pub fn run_series(&self, method: &Method, mut progress: impl FnMut(usize)) -> Series {
-        let mut series = Series {
-            method: method.clone(),
-            samples: Vec::new(),
-            error: None,
-        };
+        let mut series = Series { method: method.clone(), samples: Vec::new(), error: None };
         for run in 0..self.runs.max(1) {
             progress(run);
             if !self.cold && method.kind != Kind::Write {
@@ -128,11 +124,7 @@ pub fn spread(values: impl IntoIterator<Item = f64>) -> (f64, f64, f64) {
     }
     v.sort_by(f64::total_cmp);
     let mid = v.len() / 2;
-    let median = if v.len() % 2 == 1 {
-        v[mid]
-    } else {
-        (v[mid - 1] + v[mid]) / 2.0
-    };
+    let median = if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 };
     (median, v[0], v[v.len() - 1])
 }
 
@@ -200,11 +192,7 @@ impl Series {
             secs,
             bytes,
             lines: s[0].lines,
-            gbps: if secs.0 > 0.0 {
-                bytes as f64 / secs.0 / 1e9
-            } else {
-                0.0
-            },
+            gbps: if secs.0 > 0.0 { bytes as f64 / secs.0 / 1e9 } else { 0.0 },
             allocated: med(&|x| x.allocated as f64) as u64,
             allocations: med(&|x| x.allocations as f64) as u64,
             heap_peak: s.iter().map(|x| x.heap_peak).max().unwrap_or(0),

@@ -80,9 +80,7 @@ impl Sample {
         let mut s = Sample::default();
         let mut seen = 0;
         for pair in line[TAG.len()..].split_whitespace() {
-            let (k, v) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("bad field {pair:?}"))?;
+            let (k, v) = pair.split_once('=').ok_or_else(|| format!("bad field {pair:?}"))?;
             let bad = || format!("bad value in {pair:?}");
             let u = || v.parse::<u64>().map_err(|_| bad());
             let f = || v.parse::<f64>().map_err(|_| bad());

@@ -11,9 +11,7 @@
 /// unknown unit, or overflows `u64`.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let s = text.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
+    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
     let shift = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 0,
@@ -28,11 +26,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         return Err(bad());
     }
     let value = if let Some((whole, frac)) = num.split_once('.') {
-        let whole: u64 = if whole.is_empty() {
-            0
-        } else {
-            whole.parse().map_err(|_| bad())?
-        };
+        let whole: u64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| bad())? };
         if frac.is_empty() || frac.len() > 9 || !frac.bytes().all(|b| b.is_ascii_digit()) {
             return Err(bad());
         }
@@ -84,16 +78,7 @@ mod tests {
 
     #[test]
     fn refuses_nonsense_with_the_input_named() {
-        for bad in [
-            "",
-            "M",
-            "12X",
-            "1.2.3K",
-            "-1",
-            "99999999999T",
-            "1.K",
-            "0x10",
-        ] {
+        for bad in ["", "M", "12X", "1.2.3K", "-1", "99999999999T", "1.K", "0x10"] {
             let err = parse_size(bad).unwrap_err();
             assert!(err.contains(&format!("{bad:?}")), "{bad}: {err}");
         }

@@ -106,7 +106,8 @@ impl Source {
         let (format, raw): (Compression, Box<dyn Read + Send>) = match inner {
             Inner::File { file, len } => {
                 let mut prefix = [0u8; 4];
-                let n = std::os::unix::fs::FileExt::read_at(&file, &mut prefix, 0).map_err(named)?;
+                let n =
+                    std::os::unix::fs::FileExt::read_at(&file, &mut prefix, 0).map_err(named)?;
                 match Compression::detect(&prefix[..n]) {
                     Compression::None => {
                         let inner = Inner::File { file, len };

@@ -27,16 +27,8 @@ const FIRST: [&str; 16] = [
     "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Mallory",
     "Niaj", "Olivia", "Peggy", "Rupert", "Sybil",
 ];
-const LAST: [&str; 8] = [
-    "Martin",
-    "Hopper",
-    "Lovelace",
-    "Turing",
-    "Knuth",
-    "Liskov",
-    "Ritchie",
-    "Kernighan",
-];
+const LAST: [&str; 8] =
+    ["Martin", "Hopper", "Lovelace", "Turing", "Knuth", "Liskov", "Ritchie", "Kernighan"];
 const NICK: [&str; 4] = ["Ace", "Countess", "Doc", "Boss"];
 const CITIES: [&str; 12] = [
     "Paris", "Lima", "Tokyo", "Oslo", "Nairobi", "Quito", "New York", "Zürich", "Cairo", "Perth",
@@ -62,11 +54,7 @@ pub struct CsvOptions {
 impl Default for CsvOptions {
     /// 1000 rows, seed 1, no quoted newlines.
     fn default() -> Self {
-        CsvOptions {
-            rows: 1000,
-            seed: 1,
-            quoted_newlines_pct: 0,
-        }
+        CsvOptions { rows: 1000, seed: 1, quoted_newlines_pct: 0 }
     }
 }
 
@@ -121,10 +109,7 @@ pub fn write<W: Write + ?Sized>(out: &mut W, opts: &CsvOptions) -> io::Result<Cs
                 0 => push_all(&mut buf, &[b"\"", last, b", ", first, b"\""]),
                 1 => {
                     let nick = NICK[rng.below(NICK.len() as u64) as usize].as_bytes();
-                    push_all(
-                        &mut buf,
-                        &[b"\"", first, b" \"\"", nick, b"\"\" ", last, b"\""],
-                    );
+                    push_all(&mut buf, &[b"\"", first, b" \"\"", nick, b"\"\" ", last, b"\""]);
                 }
                 _ => buf.extend_from_slice(first),
             }
@@ -138,11 +123,7 @@ pub fn write<W: Write + ?Sized>(out: &mut W, opts: &CsvOptions) -> io::Result<Cs
         push_uint(&mut buf, tenths / 10, 1);
         buf.push(b'.');
         push_uint(&mut buf, tenths % 10, 1);
-        let active: &[u8] = if rng.below(2) == 0 {
-            b",true,"
-        } else {
-            b",false,"
-        };
+        let active: &[u8] = if rng.below(2) == 0 { b",true," } else { b",false," };
         buf.extend_from_slice(active);
         buf.extend_from_slice(CITIES[rng.below(CITIES.len() as u64) as usize].as_bytes());
         buf.extend_from_slice(b",2024-");
@@ -233,10 +214,7 @@ mod tests {
             }
             i += 1;
         }
-        assert!(
-            field.is_empty() && rec.is_empty(),
-            "unterminated last record"
-        );
+        assert!(field.is_empty() && rec.is_empty(), "unterminated last record");
         records
     }
 
@@ -253,11 +231,7 @@ mod tests {
     #[test]
     fn rows_parse_back_with_six_typed_fields_and_the_summary_is_right() {
         for pct in [0u8, 20, 100] {
-            let opts = CsvOptions {
-                rows: 5000,
-                seed: 42,
-                quoted_newlines_pct: pct,
-            };
+            let opts = CsvOptions { rows: 5000, seed: 42, quoted_newlines_pct: pct };
             let mut out = Vec::new();
             let sum = write(&mut out, &opts).unwrap();
             assert_eq!(sum, summary(&opts));
@@ -270,10 +244,7 @@ mod tests {
             let mut with_comma_or_quote = 0;
             for (i, rec) in recs.iter().enumerate().skip(1) {
                 assert_eq!(rec.len(), COLUMNS, "record {i}");
-                let text: Vec<&str> = rec
-                    .iter()
-                    .map(|f| std::str::from_utf8(f).unwrap())
-                    .collect();
+                let text: Vec<&str> = rec.iter().map(|f| std::str::from_utf8(f).unwrap()).collect();
                 assert_eq!(text[0].parse::<u64>().unwrap(), i as u64);
                 let score: f64 = text[2].parse().unwrap();
                 assert!((0.0..=100.0).contains(&score));
@@ -288,15 +259,9 @@ mod tests {
             assert_eq!(with_comma_or_quote as u64, sum.quoted_names);
             let rows = opts.rows as f64;
             let expect_nl = rows * f64::from(pct) / 100.0;
-            assert!(
-                (with_newline as f64 - expect_nl).abs() <= rows * 0.03,
-                "pct {pct}"
-            );
+            assert!((with_newline as f64 - expect_nl).abs() <= rows * 0.03, "pct {pct}");
             let expect_q = (rows - expect_nl) * 0.10;
-            assert!(
-                (with_comma_or_quote as f64 - expect_q).abs() <= rows * 0.03,
-                "pct {pct}"
-            );
+            assert!((with_comma_or_quote as f64 - expect_q).abs() <= rows * 0.03, "pct {pct}");
         }
     }
 
@@ -304,11 +269,7 @@ mod tests {
     fn same_seed_same_bytes_other_seed_other_bytes() {
         let gen = |seed| {
             let mut out = Vec::new();
-            let opts = CsvOptions {
-                rows: 3000,
-                seed,
-                quoted_newlines_pct: 5,
-            };
+            let opts = CsvOptions { rows: 3000, seed, quoted_newlines_pct: 5 };
             write(&mut out, &opts).unwrap();
             out
         };
@@ -319,14 +280,7 @@ mod tests {
     #[test]
     fn zero_rows_is_just_the_header() {
         let mut out = Vec::new();
-        let sum = write(
-            &mut out,
-            &CsvOptions {
-                rows: 0,
-                ..CsvOptions::default()
-            },
-        )
-        .unwrap();
+        let sum = write(&mut out, &CsvOptions { rows: 0, ..CsvOptions::default() }).unwrap();
         assert_eq!(out, HEADER);
         assert_eq!(sum.records(), 1);
     }

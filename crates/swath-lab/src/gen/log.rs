@@ -60,32 +60,14 @@ mod tests {
     #[test]
     fn writes_exact_sizes_with_matching_counts() {
         let block = (BLOCK_LINES * LINE.len()) as u64;
-        for size in [
-            0,
-            1,
-            85,
-            86,
-            87,
-            172,
-            block - 1,
-            block,
-            block + 1,
-            3 * block + 40,
-        ] {
+        for size in [0, 1, 85, 86, 87, 172, block - 1, block, block + 1, 3 * block + 40] {
             let mut out = Vec::new();
             assert_eq!(write(&mut out, size).unwrap(), size);
             assert_eq!(out.len() as u64, size, "size {size}");
             assert_eq!(swath::count_lines(&out), line_count(size), "size {size}");
-            assert_eq!(
-                swath::count_newlines(&out),
-                newline_count(size),
-                "size {size}"
-            );
+            assert_eq!(swath::count_newlines(&out), newline_count(size), "size {size}");
             // Every byte is where the repeated line puts it.
-            assert!(out
-                .iter()
-                .enumerate()
-                .all(|(i, &b)| b == LINE[i % LINE.len()]));
+            assert!(out.iter().enumerate().all(|(i, &b)| b == LINE[i % LINE.len()]));
         }
     }
 

@@ -43,14 +43,9 @@ pub fn mmap_parallel(path: &Path, threads: usize) -> io::Result<Outcome> {
     let data: &[u8] = &map;
     let per = data.len().div_ceil(threads.max(1)).max(1);
     let newlines: u64 = std::thread::scope(|s| {
-        let handles: Vec<_> = data
-            .chunks(per)
-            .map(|piece| s.spawn(move || swath::count_newlines(piece)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("counting thread panicked"))
-            .sum()
+        let handles: Vec<_> =
+            data.chunks(per).map(|piece| s.spawn(move || swath::count_newlines(piece))).collect();
+        handles.into_iter().map(|h| h.join().expect("counting thread panicked")).sum()
     });
     let tail = u64::from(data.last().is_some_and(|&b| b != b'\n'));
     Ok(Outcome {

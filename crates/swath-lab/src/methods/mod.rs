@@ -158,57 +158,26 @@ pub fn size_label(n: usize) -> String {
 pub fn all() -> Vec<Method> {
     let mut v = Vec::new();
     let mut add = |name: String, way: Way, kind: Kind, about: String| {
-        v.push(Method {
-            name,
-            way,
-            kind,
-            about,
-        })
+        v.push(Method { name, way, kind, about })
     };
     for size in READ_SIZES {
         let l = size_label(size);
-        let way = Way::Read {
-            size,
-            aligned: true,
-        };
+        let way = Way::Read { size, aligned: true };
         let about = format!("File::read into a reused page-aligned {l} buffer");
         add(format!("read-{l}"), way, Kind::Read, about);
     }
     for size in [256 << 10, 1 << 20] {
         let l = size_label(size);
-        let way = Way::Read {
-            size,
-            aligned: false,
-        };
+        let way = Way::Read { size, aligned: false };
         let about = format!("File::read into a reused {l} Vec (malloc's alignment)");
         add(format!("read-{l}-vec"), way, Kind::Read, about);
     }
     let rows: [(&str, Way, Kind, &str); 9] = [
-        (
-            "read-until",
-            Way::ReadUntil,
-            Kind::Read,
-            "BufReader + read_until into a reused Vec",
-        ),
-        (
-            "lines",
-            Way::Lines,
-            Kind::Read,
-            "BufRead::lines(): a String per line",
-        ),
-        (
-            "fs-read",
-            Way::FsRead,
-            Kind::Read,
-            "fs::read of the whole file, then count",
-        ),
+        ("read-until", Way::ReadUntil, Kind::Read, "BufReader + read_until into a reused Vec"),
+        ("lines", Way::Lines, Kind::Read, "BufRead::lines(): a String per line"),
+        ("fs-read", Way::FsRead, Kind::Read, "fs::read of the whole file, then count"),
         ("mmap", Way::Mmap, Kind::Read, "mmap, counted on one thread"),
-        (
-            "mmap-par",
-            Way::MmapParallel(Threads::Cores),
-            Kind::Read,
-            "mmap, split over all cores",
-        ),
+        ("mmap-par", Way::MmapParallel(Threads::Cores), Kind::Read, "mmap, split over all cores"),
         (
             "pread-cores",
             Way::Pread(Threads::Cores),
@@ -221,41 +190,16 @@ pub fn all() -> Vec<Method> {
             Kind::Read,
             "pread over ranges, 10 threads (the seed's)",
         ),
-        (
-            "swath-lines",
-            Way::SwathLines,
-            Kind::Read,
-            "swath::LineReader, next_line()",
-        ),
-        (
-            "swath-count",
-            Way::SwathCount,
-            Kind::Read,
-            "swath::count_source (swath count's engine)",
-        ),
+        ("swath-lines", Way::SwathLines, Kind::Read, "swath::LineReader, next_line()"),
+        ("swath-count", Way::SwathCount, Kind::Read, "swath::count_source (swath count's engine)"),
     ];
     for (name, way, kind, about) in rows {
         add(name.to_string(), way, kind, about.to_string());
     }
     let rows: [(&str, Way, Kind, &str); 7] = [
-        (
-            "byte-read",
-            Way::ByteUnbuffered,
-            Kind::Prefix,
-            "1-byte File::read, unbuffered",
-        ),
-        (
-            "byte-bufreader",
-            Way::ByteBufReader,
-            Kind::Prefix,
-            "1-byte read through BufReader",
-        ),
-        (
-            "write-unbuffered",
-            Way::WriteUnbuffered,
-            Kind::Write,
-            "one write per line, no buffer",
-        ),
+        ("byte-read", Way::ByteUnbuffered, Kind::Prefix, "1-byte File::read, unbuffered"),
+        ("byte-bufreader", Way::ByteBufReader, Kind::Prefix, "1-byte read through BufReader"),
+        ("write-unbuffered", Way::WriteUnbuffered, Kind::Write, "one write per line, no buffer"),
         (
             "write-bufwriter",
             Way::WriteBufWriter { large: false },
@@ -383,12 +327,7 @@ mod tests {
     fn names_are_unique_and_findable() {
         let all = all();
         for m in &all {
-            assert_eq!(
-                all.iter().filter(|o| o.name == m.name).count(),
-                1,
-                "{}",
-                m.name
-            );
+            assert_eq!(all.iter().filter(|o| o.name == m.name).count(), 1, "{}", m.name);
             assert_eq!(find(&m.name).as_ref(), Some(m));
         }
         assert!(find("nope").is_none());

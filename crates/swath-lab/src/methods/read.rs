@@ -59,12 +59,7 @@ pub fn read_until(path: &Path) -> io::Result<Outcome> {
         lines += 1;
         bytes += n as u64;
     }
-    Ok(Outcome {
-        lines,
-        bytes,
-        syscalls: Some(rdr.get_ref().calls()),
-        buf_offset: None,
-    })
+    Ok(Outcome { lines, bytes, syscalls: Some(rdr.get_ref().calls()), buf_offset: None })
 }
 
 /// `BufRead::lines()`: a fresh `String` per line, UTF-8 checked.
@@ -105,22 +100,12 @@ pub fn swath_lines(path: &Path) -> io::Result<Outcome> {
     while rdr.next_line().map_err(to_io)?.is_some() {
         lines += 1;
     }
-    Ok(Outcome {
-        lines,
-        bytes: len,
-        syscalls: Some(rdr.get_ref().calls()),
-        buf_offset: None,
-    })
+    Ok(Outcome { lines, bytes: len, syscalls: Some(rdr.get_ref().calls()), buf_offset: None })
 }
 
 /// `swath count`'s engine with its defaults (pread ranges on every core).
 pub fn swath_count(path: &Path) -> io::Result<Outcome> {
     let mut src = Source::open(path).map_err(to_io)?;
     let count = swath::count_source(&mut src, &CountOptions::default()).map_err(to_io)?;
-    Ok(Outcome {
-        lines: count.lines(),
-        bytes: count.bytes,
-        syscalls: None,
-        buf_offset: None,
-    })
+    Ok(Outcome { lines: count.lines(), bytes: count.bytes, syscalls: None, buf_offset: None })
 }

@@ -24,10 +24,7 @@ pub fn pread(path: &Path, threads: usize) -> io::Result<Outcome> {
             .filter(|(start, end)| start < end)
             .map(|(start, end)| s.spawn(move || count_range(file, start, end)))
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("pread thread panicked"))
-            .collect()
+        handles.into_iter().map(|h| h.join().expect("pread thread panicked")).collect()
     });
     let (mut newlines, mut calls, mut last) = (0u64, 0u64, None);
     for r in results {

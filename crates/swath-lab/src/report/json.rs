@@ -70,10 +70,7 @@ pub fn to_json(r: &Report) -> String {
             Kind::Prefix => "prefix",
             Kind::Write => "write",
         };
-        let (size, aligned) = s
-            .method
-            .buffer()
-            .map_or((None, None), |(n, a)| (Some(n), Some(a)));
+        let (size, aligned) = s.method.buffer().map_or((None, None), |(n, a)| (Some(n), Some(a)));
         let _ = write!(
             o,
             "{{\"name\":{},\"about\":{},\"kind\":\"{kind}\",\"buffer_size\":{},\"aligned\":{},\

@@ -33,10 +33,8 @@ pub fn recipes(r: &Report) -> Vec<String> {
         .collect();
     let best_read = sized.iter().map(|(_, f)| f.gbps).fold(0.0, f64::max);
     if sized.len() >= 2 {
-        let (best_n, best) = sized
-            .iter()
-            .max_by(|a, b| a.1.gbps.total_cmp(&b.1.gbps))
-            .expect("two or more");
+        let (best_n, best) =
+            sized.iter().max_by(|a, b| a.1.gbps.total_cmp(&b.1.gbps)).expect("two or more");
         let (enough_n, enough) = sized
             .iter()
             .find(|(_, f)| f.gbps >= 0.9 * best.gbps)
@@ -56,10 +54,8 @@ pub fn recipes(r: &Report) -> Vec<String> {
     }
     for n in [256 << 10, 1 << 20] {
         let l = size_label(n);
-        if let (Some(a), Some(v)) = (
-            fig(r, &format!("read-{l}")),
-            fig(r, &format!("read-{l}-vec")),
-        ) {
+        if let (Some(a), Some(v)) = (fig(r, &format!("read-{l}")), fig(r, &format!("read-{l}-vec")))
+        {
             let off = v.buf_offset.unwrap_or(0);
             let what = if off == 0 {
                 "happened to land on a page boundary, so this run cannot show the alignment cost"
@@ -77,11 +73,7 @@ pub fn recipes(r: &Report) -> Vec<String> {
         }
     }
     if let (Some(l), Some(u)) = (fig(r, "lines"), fig(r, "read-until")) {
-        let per_line = if l.lines > 0 {
-            l.allocations as f64 / l.lines as f64
-        } else {
-            0.0
-        };
+        let per_line = if l.lines > 0 { l.allocations as f64 / l.lines as f64 } else { 0.0 };
         let extra_ns = (l.secs.0 - u.secs.0) * 1e9 / l.lines.max(1) as f64;
         out.push(format!(
             "A String per line: lines() made {:.2} allocations per line ({} allocations, {} \
@@ -177,13 +169,7 @@ pub fn recipes(r: &Report) -> Vec<String> {
             .filter(|s| s.method.kind != Kind::Write)
             .filter_map(|s| s.figures().map(|f| (s, f)))
             .filter(|(_, f)| f.residency.is_some_and(|x| x > 0.1))
-            .map(|(s, f)| {
-                format!(
-                    "{} {:.0}%",
-                    s.method.name,
-                    f.residency.unwrap_or(0.0) * 100.0
-                )
-            })
+            .map(|(s, f)| format!("{} {:.0}%", s.method.name, f.residency.unwrap_or(0.0) * 100.0))
             .collect();
         if warm_left.is_empty() {
             out.push("Cold runs were cold: under 10% of the file was cached before each.".into());

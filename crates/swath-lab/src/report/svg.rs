@@ -18,10 +18,7 @@ const NAME_W: f64 = 170.0;
 
 /// Escape text for XML.
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// A "nice" axis maximum at or above `x`: 1, 2 or 5 times a power of ten.
@@ -30,11 +27,7 @@ fn nice_max(x: f64) -> f64 {
         return 1.0;
     }
     let p = 10f64.powf(x.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * p)
-        .find(|&v| v >= x)
-        .unwrap_or(10.0 * p)
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * p).find(|&v| v >= x).unwrap_or(10.0 * p)
 }
 
 /// The chart as an SVG document.
@@ -73,11 +66,7 @@ pub fn to_svg(r: &Report) -> String {
         "<text x=\"{LEFT}\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{}</text>",
         esc(&title)
     );
-    let _ = writeln!(
-        o,
-        "<text x=\"{LEFT}\" y=\"42\" fill=\"#555\">{}</text>",
-        esc(&r.machine)
-    );
+    let _ = writeln!(o, "<text x=\"{LEFT}\" y=\"42\" fill=\"#555\">{}</text>", esc(&r.machine));
     line_panel(&mut o, &points);
     bar_panel(&mut o, &bars, bar_top);
     o.push_str("</svg>\n");
@@ -125,14 +114,8 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
             size_label(n)
         );
     }
-    let _ = writeln!(
-        o,
-        "<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x1}\" y2=\"{y0}\" stroke=\"black\"/>"
-    );
-    let _ = writeln!(
-        o,
-        "<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x0}\" y2=\"{y1}\" stroke=\"black\"/>"
-    );
+    let _ = writeln!(o, "<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x1}\" y2=\"{y0}\" stroke=\"black\"/>");
+    let _ = writeln!(o, "<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x0}\" y2=\"{y1}\" stroke=\"black\"/>");
     let _ = writeln!(
         o,
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">buffer size (log scale)</text>",
@@ -147,10 +130,8 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
     let mut aligned: Vec<&(usize, bool, f64)> = points.iter().filter(|p| p.1).collect();
     aligned.sort_by_key(|p| p.0);
     if aligned.len() >= 2 {
-        let path: Vec<String> = aligned
-            .iter()
-            .map(|p| format!("{:.1},{:.1}", px(p.0), py(p.2)))
-            .collect();
+        let path: Vec<String> =
+            aligned.iter().map(|p| format!("{:.1},{:.1}", px(p.0), py(p.2))).collect();
         let _ = writeln!(
             o,
             "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/>",
@@ -158,17 +139,10 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
         );
     }
     for p in points {
-        let (color, shape) = if p.1 {
-            ("#1f77b4", "circle")
-        } else {
-            ("#d62728", "rect")
-        };
+        let (color, shape) = if p.1 { ("#1f77b4", "circle") } else { ("#d62728", "rect") };
         let (x, y) = (px(p.0), py(p.2));
         if shape == "circle" {
-            let _ = writeln!(
-                o,
-                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{color}\"/>"
-            );
+            let _ = writeln!(o, "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{color}\"/>");
         } else {
             let _ = writeln!(
                 o,

@@ -79,8 +79,7 @@ pub fn to_table(r: &Report) -> String {
             f.faults.to_string(),
             calls,
             per,
-            f.residency
-                .map_or("-".into(), |x| format!("{:.0}%", x * 100.0)),
+            f.residency.map_or("-".into(), |x| format!("{:.0}%", x * 100.0)),
         ]);
     }
     let widths: Vec<usize> = (0..head.len())
