@@ -82,7 +82,8 @@ pub struct Writer<W: io::Write> {
 /// with its unwritten bytes, so nothing is lost: retry, or take the inner
 /// writer back.
 pub struct FinishError<W: io::Write> {
-    wtr: Writer<W>,
+    // Boxed: the writer carries its lookup tables, and `Result`s stay small.
+    wtr: Box<Writer<W>>,
     err: WriteError,
 }
 
@@ -94,7 +95,7 @@ impl<W: io::Write> FinishError<W> {
 
     /// The writer, to retry `finish` or inspect it.
     pub fn into_writer(self) -> Writer<W> {
-        self.wtr
+        *self.wtr
     }
 
     /// The error, dropping the writer (whose drop retries the flush once,
@@ -256,12 +257,18 @@ impl<W: io::Write> Writer<W> {
     pub fn finish(mut self) -> Result<W, FinishError<W>> {
         if self.enc.fields > 0 {
             if let Err(err) = self.end_record() {
-                return Err(FinishError { wtr: self, err });
+                return Err(FinishError {
+                    wtr: Box::new(self),
+                    err,
+                });
             }
         }
         match self.flush() {
             Ok(()) => Ok(self.wtr.take().expect("writer present until finish")),
-            Err(err) => Err(FinishError { wtr: self, err }),
+            Err(err) => Err(FinishError {
+                wtr: Box::new(self),
+                err,
+            }),
         }
     }
 
