@@ -20,7 +20,13 @@ pub(crate) struct Encoder {
     pub(crate) row_start: usize,
     /// Fields written to the open record.
     pub(crate) fields: usize,
+    /// No record ended yet: the next field may be the first bytes of the
+    /// output, where readers (the `csv` crate) strip a UTF-8 byte order mark.
+    at_start: bool,
 }
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl Encoder {
     pub(crate) fn new(cfg: Config) -> Encoder {
@@ -32,6 +38,7 @@ impl Encoder {
             buf: Vec::with_capacity(cap),
             row_start: 0,
             fields: 0,
+            at_start: true,
         }
     }
 
@@ -95,17 +102,20 @@ impl Encoder {
         let guard = cfg.formula_guard
             && kind != FieldKind::Number
             && field.first().is_some_and(|&b| is_formula_start(b));
+        // A field that starts the output with a BOM is quoted, or a reader
+        // would take the BOM for an encoding mark and drop it.
+        let bom = self.at_start && self.fields == 1 && field.starts_with(BOM);
         let quote = match cfg.style {
             QuoteStyle::Never => false,
             QuoteStyle::Always => true,
-            QuoteStyle::Necessary => guard || needs_quotes(cfg, field, kind),
+            QuoteStyle::Necessary => guard || bom || needs_quotes(cfg, field, kind),
             QuoteStyle::NonNumeric => {
                 let number = match kind {
                     FieldKind::Number => true,
                     FieldKind::Text => false,
                     FieldKind::Bytes => looks_numeric(field),
                 };
-                guard || !number || needs_quotes(cfg, field, kind)
+                guard || bom || !number || needs_quotes(cfg, field, kind)
             }
         };
         if guard {
@@ -130,5 +140,6 @@ impl Encoder {
         self.buf.extend_from_slice(self.cfg.terminator.bytes());
         self.row_start = self.buf.len();
         self.fields = 0;
+        self.at_start = false;
     }
 }

@@ -15,7 +15,9 @@
 //!
 //! Quoting is minimal and correct by default ([`QuoteStyle::Necessary`]):
 //! reading the output back gives the same records, byte for byte (NUL and
-//! invalid UTF-8 included), with two exceptions no CSV can express: a record
+//! invalid UTF-8 included; a UTF-8 byte order mark at the very start of the
+//! output is quoted, since readers drop a bare one), with two exceptions no
+//! CSV can express: a record
 //! of zero fields (written as an empty line, which readers skip) and, under
 //! [`QuoteStyle::Never`], any field that needs quotes.
 //!
