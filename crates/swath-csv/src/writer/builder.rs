@@ -219,6 +219,7 @@ pub(crate) struct Config {
     pub(crate) formula_guard: bool,
     pub(crate) comment: Option<u8>,
     pub(crate) capacity: usize,
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub(crate) has_headers: bool,
     /// `special[b]`: a field holding `b` must be quoted.
     pub(crate) special: [bool; 256],
