@@ -92,7 +92,7 @@ impl Data {
             id: i,
             name: &self.names[(i % 10) as usize],
             score: (i.wrapping_mul(7919) % 100_000) as f64 / 100.0 + 0.001,
-            active: i % 3 == 0,
+            active: i.is_multiple_of(3),
             city: self.cities[(i % 7) as usize],
             ts: &self.stamps[(i % 1024) as usize],
         }
