@@ -10,11 +10,11 @@ use clap::{Parser, Subcommand};
 static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
+#[allow(dead_code)] // wired to `swath csv select` once the reader is merged
+mod csv_select;
 mod gen;
 mod lab;
 mod output;
-#[allow(dead_code)] // wired to `swath csv select` once the reader is merged
-mod csv_select;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]

@@ -33,13 +33,7 @@ impl Encoder {
         // Room for the flush threshold plus one ordinary record past it, so
         // the buffer is allocated once.
         let cap = cfg.capacity + (cfg.capacity / 4).max(64);
-        Encoder {
-            cfg,
-            buf: Vec::with_capacity(cap),
-            row_start: 0,
-            fields: 0,
-            at_start: true,
-        }
+        Encoder { cfg, buf: Vec::with_capacity(cap), row_start: 0, fields: 0, at_start: true }
     }
 
     /// Checks that `n` more fields keep the open record within the
