@@ -23,11 +23,7 @@ fn fails(cmd: &mut Command) -> String {
 
 fn stdout(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -37,19 +33,10 @@ const GOOD: &[u8] = b"id,name\n1,\"a, \"\"b\"\"\"\n2,\"x\ny\"\n3,z\n";
 fn count_excludes_the_header_unless_no_headers() {
     let f = file(GOOD);
     assert_eq!(stdout(swath().args(["csv", "count"]).arg(f.path())), "3\n");
-    assert_eq!(
-        stdout(swath().args(["csv", "count", "--no-headers"]).arg(f.path())),
-        "4\n"
-    );
+    assert_eq!(stdout(swath().args(["csv", "count", "--no-headers"]).arg(f.path())), "4\n");
     // Standard input, and `-`.
-    assert_eq!(
-        stdout(swath().args(["csv", "count"]).write_stdin(GOOD)),
-        "3\n"
-    );
-    assert_eq!(
-        stdout(swath().args(["csv", "count", "-"]).write_stdin(GOOD)),
-        "3\n"
-    );
+    assert_eq!(stdout(swath().args(["csv", "count"]).write_stdin(GOOD)), "3\n");
+    assert_eq!(stdout(swath().args(["csv", "count", "-"]).write_stdin(GOOD)), "3\n");
 }
 
 #[test]
@@ -57,28 +44,13 @@ fn options_delimiter_quote_comment_escape() {
     let f = file(b"# note\na;'b;c'\n1;'x\\'y'\n");
     let out = stdout(
         swath()
-            .args([
-                "csv",
-                "to-json",
-                "-d",
-                ";",
-                "--quote",
-                "'",
-                "--comment",
-                "#",
-                "--escape",
-                "\\",
-            ])
+            .args(["csv", "to-json", "-d", ";", "--quote", "'", "--comment", "#", "--escape", "\\"])
             .arg(f.path()),
     );
     assert_eq!(out, "{\"a\":\"1\",\"b;c\":\"x'y\"}\n");
     let tab = file(b"a\tb\n1\t2\n");
     assert_eq!(
-        stdout(
-            swath()
-                .args(["csv", "to-json", "-d", "tab"])
-                .arg(tab.path())
-        ),
+        stdout(swath().args(["csv", "to-json", "-d", "tab"]).arg(tab.path())),
         "{\"a\":\"1\",\"b\":\"2\"}\n"
     );
     let err = fails(swath().args(["csv", "count", "-d", "£", "-"]));
@@ -88,11 +60,7 @@ fn options_delimiter_quote_comment_escape() {
 #[test]
 fn check_lists_every_problem_with_its_position_and_exits_1() {
     let f = file(b"a,b\n1,2\n3\nx\"y,4\n\"q\"r,5\n6,7\n");
-    let out = swath()
-        .args(["csv", "check"])
-        .arg(f.path())
-        .output()
-        .unwrap();
+    let out = swath().args(["csv", "check"]).arg(f.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -102,48 +70,26 @@ fn check_lists_every_problem_with_its_position_and_exits_1() {
         "{text}"
     );
     assert!(lines[1].ends_with("record 4 (line 4, byte 11): quote inside an unquoted field (record starts at line 4, byte 10)"), "{text}");
-    assert!(
-        lines[2].contains("record 5 (line 5, byte 19): text after a closing quote"),
-        "{text}"
-    );
+    assert!(lines[2].contains("record 5 (line 5, byte 19): text after a closing quote"), "{text}");
     assert!(lines[3].ends_with(": 3 problems"), "{text}");
     // --limit caps the list, not the count.
-    let out = swath()
-        .args(["csv", "check", "--limit", "1"])
-        .arg(f.path())
-        .output()
-        .unwrap();
+    let out = swath().args(["csv", "check", "--limit", "1"]).arg(f.path()).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.contains("2 more problems not shown") && text.contains("3 problems"),
-        "{text}"
-    );
+    assert!(text.contains("2 more problems not shown") && text.contains("3 problems"), "{text}");
     // --lenient and --flexible accept it all (the header row is not counted).
-    let out = swath()
-        .args(["csv", "check", "--lenient", "--flexible"])
-        .arg(f.path())
-        .output()
-        .unwrap();
+    let out =
+        swath().args(["csv", "check", "--lenient", "--flexible"]).arg(f.path()).output().unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8(out.stdout)
-        .unwrap()
-        .ends_with("ok, 5 records\n"));
+    assert!(String::from_utf8(out.stdout).unwrap().ends_with("ok, 5 records\n"));
 }
 
 #[test]
 fn check_reports_an_unterminated_quote_where_it_opened() {
     let f = file(b"a,b\n1,\"open\n2,3\n");
-    let out = swath()
-        .args(["csv", "check"])
-        .arg(f.path())
-        .output()
-        .unwrap();
+    let out = swath().args(["csv", "check"]).arg(f.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.contains("record 2 (line 2, byte 6): quoted field not closed"),
-        "{text}"
-    );
+    assert!(text.contains("record 2 (line 2, byte 6): quoted field not closed"), "{text}");
 }
 
 #[test]
@@ -153,14 +99,7 @@ fn head_writes_csv_back() {
         stdout(swath().args(["csv", "head", "-n", "2"]).arg(f.path())),
         "id,name\n1,\"a, \"\"b\"\"\"\n2,\"x\ny\"\n"
     );
-    assert_eq!(
-        stdout(
-            swath()
-                .args(["csv", "head", "-n", "0", "--no-headers"])
-                .arg(f.path())
-        ),
-        ""
-    );
+    assert_eq!(stdout(swath().args(["csv", "head", "-n", "0", "--no-headers"]).arg(f.path())), "");
 }
 
 #[test]
@@ -171,36 +110,18 @@ fn to_json_objects_arrays_and_errors() {
         "{\"id\":\"1\",\"name\":\"a, \\\"b\\\"\"}\n{\"id\":\"2\",\"name\":\"x\\ny\"}\n{\"id\":\"3\",\"name\":\"z\"}\n"
     );
     assert_eq!(
-        stdout(
-            swath()
-                .args(["csv", "to-json", "--no-headers"])
-                .write_stdin("a,b\n\"\",c\n")
-        ),
+        stdout(swath().args(["csv", "to-json", "--no-headers"]).write_stdin("a,b\n\"\",c\n")),
         "[\"a\",\"b\"]\n[\"\",\"c\"]\n"
     );
     // Invalid UTF-8: an error naming the record, line and byte.
-    let err = fails(
-        swath()
-            .args(["csv", "to-json"])
-            .write_stdin(&b"a,b\nc,\xff\n"[..]),
-    );
-    assert!(
-        err.contains("record 2 (line 2, byte 6): field 1 is not valid UTF-8"),
-        "{err}"
-    );
+    let err = fails(swath().args(["csv", "to-json"]).write_stdin(&b"a,b\nc,\xff\n"[..]));
+    assert!(err.contains("record 2 (line 2, byte 6): field 1 is not valid UTF-8"), "{err}");
     // Ragged rows: an error unless --flexible.
     let ragged = file(b"a,b\n1,2,3\n4\n");
     let err = fails(swath().args(["csv", "to-json"]).arg(ragged.path()));
-    assert!(
-        err.contains("record 2 (line 2, byte 4): record has 3 fields, expected 2"),
-        "{err}"
-    );
+    assert!(err.contains("record 2 (line 2, byte 4): record has 3 fields, expected 2"), "{err}");
     assert_eq!(
-        stdout(
-            swath()
-                .args(["csv", "to-json", "--flexible"])
-                .arg(ragged.path())
-        ),
+        stdout(swath().args(["csv", "to-json", "--flexible"]).arg(ragged.path())),
         "{\"a\":\"1\",\"b\":\"2\",\"2\":\"3\"}\n{\"a\":\"4\"}\n"
     );
 }
@@ -208,15 +129,8 @@ fn to_json_objects_arrays_and_errors() {
 #[test]
 fn max_record_size_is_enforced() {
     let f = file(b"a\nbbbbbbbbbb\n");
-    let err = fails(
-        swath()
-            .args(["csv", "count", "--max-record-size", "5"])
-            .arg(f.path()),
-    );
-    assert!(
-        err.contains("record longer than the limit of 5 bytes"),
-        "{err}"
-    );
+    let err = fails(swath().args(["csv", "count", "--max-record-size", "5"]).arg(f.path()));
+    assert!(err.contains("record longer than the limit of 5 bytes"), "{err}");
 }
 
 #[test]

@@ -141,11 +141,7 @@ impl ReaderBuilder {
     /// Accept records of any length (`true`) or learn the count from the
     /// first record (`false`, the default).
     pub fn flexible(&mut self, yes: bool) -> &mut Self {
-        self.cfg.fields = if yes {
-            FieldCount::Any
-        } else {
-            FieldCount::Learn
-        };
+        self.cfg.fields = if yes { FieldCount::Any } else { FieldCount::Learn };
         self
     }
 
@@ -230,22 +226,13 @@ impl ReaderBuilder {
             }
         }
         if c.quoting && c.delim == c.quote {
-            return bad(format!(
-                "the delimiter and the quote are both '{}'",
-                show(c.delim)
-            ));
+            return bad(format!("the delimiter and the quote are both '{}'", show(c.delim)));
         }
         if c.escape == Some(c.delim) {
-            return bad(format!(
-                "the delimiter and the escape are both '{}'",
-                show(c.delim)
-            ));
+            return bad(format!("the delimiter and the escape are both '{}'", show(c.delim)));
         }
         if c.comment == Some(c.delim) {
-            return bad(format!(
-                "the delimiter and the comment are both '{}'",
-                show(c.delim)
-            ));
+            return bad(format!("the delimiter and the comment are both '{}'", show(c.delim)));
         }
         if c.quoting && c.escape == Some(c.quote) {
             return bad(format!(

@@ -91,12 +91,7 @@ pub enum ErrorKind {
 impl Error {
     /// A new error of the given kind, without position.
     pub fn new(kind: ErrorKind) -> Error {
-        Error(Box::new(Inner {
-            kind,
-            pos: None,
-            record: None,
-            path: None,
-        }))
+        Error(Box::new(Inner { kind, pos: None, record: None, path: None }))
     }
 
     /// Attach the position of the offending byte.
@@ -246,11 +241,7 @@ impl fmt::Display for Error {
         write!(f, "{}", self.0.kind)?;
         if let (Some(rec), Some(pos)) = (&self.0.record, &self.0.pos) {
             if rec.byte != pos.byte {
-                write!(
-                    f,
-                    " (record starts at line {}, byte {})",
-                    rec.line, rec.byte
-                )?;
+                write!(f, " (record starts at line {}, byte {})", rec.line, rec.byte)?;
             }
         }
         Ok(())

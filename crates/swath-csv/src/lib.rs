@@ -60,3 +60,8 @@ pub use error::{Error, ErrorKind, Position, Result};
 pub use reader::{IntoRecords, Reader, Records};
 pub use record::{Fields, OwnedRecord, Record};
 pub use typed::{FromField, FromRecord};
+pub mod writer;
+pub use writer::{
+    FieldBuf, FieldKind, FinishError, QuoteStyle, RowBuf, Terminator, ToField, ToRow, WriteError,
+    WriteErrorKind, Writer, WriterBuilder,
+};

@@ -172,18 +172,12 @@ impl<R: Read> Reader<R> {
     /// An iterator of owned records (one allocation per record: the easy
     /// form; use [`next_record`](Self::next_record) on hot paths).
     pub fn records(&mut self) -> Records<'_, R> {
-        Records {
-            rdr: self,
-            done: false,
-        }
+        Records { rdr: self, done: false }
     }
 
     /// Like [`records`](Self::records), consuming the reader.
     pub fn into_records(self) -> IntoRecords<R> {
-        IntoRecords {
-            rdr: self,
-            done: false,
-        }
+        IntoRecords { rdr: self, done: false }
     }
 
     /// The header row, reading it first if needed; `None` when headers are
@@ -201,10 +195,7 @@ impl<R: Read> Reader<R> {
 
     /// The column of header `name`, when there are headers and it is one.
     pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.headers
-            .as_ref()?
-            .iter()
-            .position(|h| h == name.as_bytes())
+        self.headers.as_ref()?.iter().position(|h| h == name.as_bytes())
     }
 
     /// The last record read (also after a recoverable error).
@@ -468,10 +459,7 @@ impl<R: Read> Reader<R> {
                 if !self.cfg.skip_empty_lines {
                     return Ok(true);
                 }
-                let n = data
-                    .iter()
-                    .position(|&c| c != b'\n' && c != b'\r')
-                    .unwrap_or(data.len());
+                let n = data.iter().position(|&c| c != b'\n' && c != b'\r').unwrap_or(data.len());
                 self.line += swath::count::count_byte(&data[..n], b'\n');
                 self.feed.buffer_mut().consume(n);
                 continue;

@@ -65,12 +65,9 @@ impl<'r> Record<'r> {
         std::str::from_utf8(bytes).map_err(|e| {
             let pos = self.field_position(i);
             let pos = Position::new(pos.byte + e.valid_up_to() as u64, pos.line, pos.record);
-            Error::new(ErrorKind::InvalidUtf8 {
-                field: i,
-                valid_up_to: e.valid_up_to(),
-            })
-            .at(pos)
-            .in_record(self.pos)
+            Error::new(ErrorKind::InvalidUtf8 { field: i, valid_up_to: e.valid_up_to() })
+                .at(pos)
+                .in_record(self.pos)
         })
     }
 
@@ -106,11 +103,9 @@ impl<'r> Record<'r> {
     /// (fields that needed unescaping report the record's start).
     pub fn field_position(&self, i: usize) -> Position {
         match self.spans.get(i) {
-            Some(s) if s.start & SCRATCH == 0 => Position::new(
-                self.pos.byte + s.start as u64,
-                self.pos.line,
-                self.pos.record,
-            ),
+            Some(s) if s.start & SCRATCH == 0 => {
+                Position::new(self.pos.byte + s.start as u64, self.pos.line, self.pos.record)
+            }
             _ => self.pos,
         }
     }
@@ -133,17 +128,13 @@ impl<'r> Record<'r> {
     }
 
     pub(crate) fn missing(&self, i: usize) -> Error {
-        Error::new(ErrorKind::MissingField { field: i })
-            .at(self.pos)
-            .in_record(self.pos)
+        Error::new(ErrorKind::MissingField { field: i }).at(self.pos).in_record(self.pos)
     }
 }
 
 impl std::fmt::Debug for Record<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.iter().map(|b| String::from_utf8_lossy(b)))
-            .finish()
+        f.debug_list().entries(self.iter().map(|b| String::from_utf8_lossy(b))).finish()
     }
 }
 
@@ -211,10 +202,7 @@ impl OwnedRecord {
     pub fn push_field(&mut self, field: &[u8]) {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(field);
-        self.spans.push(Span {
-            start,
-            end: self.bytes.len(),
-        });
+        self.spans.push(Span { start, end: self.bytes.len() });
     }
 
     /// The number of fields.
@@ -260,27 +248,17 @@ impl OwnedRecord {
 
     /// A borrowed view of this record (for typed scanning).
     pub fn as_record(&self) -> Record<'_> {
-        Record {
-            data: &self.bytes,
-            scratch: &[],
-            spans: &self.spans,
-            pos: self.pos,
-            headers: None,
-        }
+        Record { data: &self.bytes, scratch: &[], spans: &self.spans, pos: self.pos, headers: None }
     }
 
     /// The fields as `Vec<String>`, lossily decoded (handy in tests).
     pub fn to_strings(&self) -> Vec<String> {
-        self.iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
-            .collect()
+        self.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect()
     }
 }
 
 impl std::fmt::Debug for OwnedRecord {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.iter().map(String::from_utf8_lossy))
-            .finish()
+        f.debug_list().entries(self.iter().map(String::from_utf8_lossy)).finish()
     }
 }

@@ -112,16 +112,10 @@ impl Scan {
             return false;
         }
         let span = match self.scratch_from.take() {
-            None => Span {
-                start: self.seg,
-                end,
-            },
+            None => Span { start: self.seg, end },
             Some(from) => {
                 scratch.extend_from_slice(&data[self.seg..end]);
-                Span {
-                    start: from | SCRATCH,
-                    end: scratch.len(),
-                }
+                Span { start: from | SCRATCH, end: scratch.len() }
             }
         };
         spans.push(span);

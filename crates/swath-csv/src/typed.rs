@@ -77,9 +77,7 @@ impl<'r> Record<'r> {
         let cut = &f[..f.len().min(64)];
         Error::new(ErrorKind::Parse {
             field: i,
-            header: self
-                .header(i)
-                .map(|h| String::from_utf8_lossy(h).into_owned()),
+            header: self.header(i).map(|h| String::from_utf8_lossy(h).into_owned()),
             text: String::from_utf8_lossy(cut).into_owned(),
             ty: std::any::type_name::<T>(),
             reason: e.to_string(),

@@ -83,25 +83,16 @@ fn run_case(case: &Value, chunk: usize, kernel: Kernel) {
     let mut b = builder(&case["opts"]);
     b.capacity(chunk).kernel(kernel);
     let ctx = format!("{id} (chunk {chunk}, {})", kernel.name());
-    let built = b.from_reader(Chunked {
-        data: &input,
-        chunk,
-    });
+    let built = b.from_reader(Chunked { data: &input, chunk });
     if case["build_error"].as_bool() == Some(true) {
-        let err = built
-            .err()
-            .unwrap_or_else(|| panic!("{ctx}: expected a build error"));
+        let err = built.err().unwrap_or_else(|| panic!("{ctx}: expected a build error"));
         assert!(matches!(err.kind(), ErrorKind::Config(_)), "{ctx}: {err}");
         return;
     }
     let mut rdr = built.unwrap();
     if let Some(h) = case.get("headers") {
         let got = rdr.headers().unwrap().expect("headers").clone();
-        assert_eq!(
-            got.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(),
-            fields(h),
-            "{ctx}: headers"
-        );
+        assert_eq!(got.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), fields(h), "{ctx}: headers");
     }
     for (n, want) in case["expect"].as_array().unwrap().iter().enumerate() {
         let ctx = format!("{ctx}, item {n}");
@@ -111,10 +102,7 @@ fn run_case(case: &Value, chunk: usize, kernel: Kernel) {
         };
         match rdr.next_record() {
             Ok(Some(rec)) => {
-                assert!(
-                    want.get("error").is_none(),
-                    "{ctx}: expected {want}, got {rec:?}"
-                );
+                assert!(want.get("error").is_none(), "{ctx}: expected {want}, got {rec:?}");
                 let got: Vec<Vec<u8>> = rec.iter().map(<[u8]>::to_vec).collect();
                 assert_eq!(Some(got), want_fields, "{ctx}");
                 if let Some(p) = want_pos {
@@ -154,10 +142,7 @@ fn run_case(case: &Value, chunk: usize, kernel: Kernel) {
 
 #[test]
 fn every_case_of_bad_inputs_section_a() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/csv/bad_inputs.json"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/csv/bad_inputs.json");
     let text = std::fs::read_to_string(path).expect("the table is in the repository");
     let cases: Vec<Value> = serde_json::from_str(&text).expect("valid JSON");
     assert!(cases.len() > 60);
@@ -174,10 +159,7 @@ fn every_case_of_bad_inputs_section_a() {
 fn lenient_cases_match_the_csv_crate_unless_marked_as_its_defects() {
     // The table's lenient expectations are the csv crate's output, except
     // where a case id names an A3 defect we do right.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/csv/bad_inputs.json"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/csv/bad_inputs.json");
     let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut compared = 0;
     for case in &cases {
@@ -185,9 +167,7 @@ fn lenient_cases_match_the_csv_crate_unless_marked_as_its_defects() {
         let id = case["id"].as_str().unwrap();
         // Only cases whose expectation is plain records (no error), in
         // options the csv crate has.
-        let plain = case["expect"]
-            .as_array()
-            .is_some_and(|e| e.iter().all(Value::is_array));
+        let plain = case["expect"].as_array().is_some_and(|e| e.iter().all(Value::is_array));
         let ours_only = ["keep_empty", "max_record", "max_fields", "headers"];
         if !plain || id.contains("A3.") || ours_only.iter().any(|k| opts.get(k).is_some()) {
             continue;
@@ -204,16 +184,9 @@ fn lenient_cases_match_the_csv_crate_unless_marked_as_its_defects() {
             .delimiter(byte_opt(opts, "delimiter").unwrap_or(b','))
             .quote(byte_opt(opts, "quote").unwrap_or(b'"'))
             .from_reader(&input[..]);
-        let got: Vec<Vec<Vec<u8>>> = rdr
-            .byte_records()
-            .map(|r| r.unwrap().iter().map(<[u8]>::to_vec).collect())
-            .collect();
-        let want: Vec<_> = case["expect"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(fields)
-            .collect();
+        let got: Vec<Vec<Vec<u8>>> =
+            rdr.byte_records().map(|r| r.unwrap().iter().map(<[u8]>::to_vec).collect()).collect();
+        let want: Vec<_> = case["expect"].as_array().unwrap().iter().map(fields).collect();
         assert_eq!(got, want, "{id}");
         compared += 1;
     }

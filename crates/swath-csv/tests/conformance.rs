@@ -20,17 +20,12 @@ use std::path::PathBuf;
 use swath_csv::{ErrorKind, ReaderBuilder};
 
 fn suite_dir(name: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance")
-        .join(name);
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance").join(name);
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!(
-            "SKIPPED: conformance suite {} not found at {}",
-            name,
-            dir.display()
-        );
+        println!("SKIPPED: conformance suite {} not found at {}", name, dir.display());
         None
     }
 }
@@ -42,11 +37,9 @@ fn read_all(input: &[u8], b: &ReaderBuilder) -> Result<Vec<Rec>, String> {
     let mut out = Vec::new();
     loop {
         match rdr.next_record() {
-            Ok(Some(r)) => out.push(
-                r.iter()
-                    .map(|f| String::from_utf8_lossy(f).into_owned())
-                    .collect(),
-            ),
+            Ok(Some(r)) => {
+                out.push(r.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect())
+            }
             Ok(None) => return Ok(out),
             Err(e) => return Err(format!("{:?} at {:?}", e.kind(), e.position())),
         }
@@ -68,10 +61,9 @@ fn csv_spectrum() {
         )
         .unwrap();
         let mut want: Vec<BTreeMap<String, String>> = match json {
-            serde_json::Value::Array(a) => a
-                .into_iter()
-                .map(|v| serde_json::from_value(v).unwrap())
-                .collect(),
+            serde_json::Value::Array(a) => {
+                a.into_iter().map(|v| serde_json::from_value(v).unwrap()).collect()
+            }
             obj => vec![serde_json::from_value(obj).unwrap()],
         };
         let mut lenient = ReaderBuilder::new();
@@ -157,12 +149,7 @@ fn scalar(s: &str) -> String {
 
 /// `[ 'A', 'B' ]`: a flow list of quoted scalars.
 fn flow_list(s: &str) -> Rec {
-    let inner = s
-        .trim()
-        .strip_prefix('[')
-        .unwrap()
-        .strip_suffix(']')
-        .unwrap();
+    let inner = s.trim().strip_prefix('[').unwrap().strip_suffix(']').unwrap();
     let mut out = Vec::new();
     let mut chars = inner.chars().peekable();
     loop {
@@ -225,10 +212,7 @@ fn parse_spec(file: &str, text: &str) -> Vec<Check> {
 }
 
 fn with_ending(s: &str, ending: &str) -> String {
-    s.replace('␍', "\r")
-        .replace('␊', "\n")
-        .replace('␤', "\r\n")
-        .replace('⏎', ending)
+    s.replace('␍', "\r").replace('␊', "\n").replace('␤', "\r\n").replace('⏎', ending)
 }
 
 fn endings(s: &str) -> Vec<(&'static str, String)> {
@@ -250,10 +234,8 @@ fn fastcsv_spec() {
     };
     let mut deviating = Vec::new();
     let mut runs = 0;
-    let mut files: Vec<_> = std::fs::read_dir(dir.join("spec"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(dir.join("spec")).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     for path in files {
         let file = path.file_stem().unwrap().to_str().unwrap().to_string();
@@ -313,11 +295,7 @@ fn fastcsv_spec() {
     }
     let listed: Vec<String> = DEVIATIONS.iter().map(|(id, _)| id.to_string()).collect();
     assert_eq!(deviating, listed, "deviating FastCSV checks changed");
-    assert_eq!(
-        runs,
-        2 * 89,
-        "runs (checks x line ending variants x two modes)"
-    );
+    assert_eq!(runs, 2 * 89, "runs (checks x line ending variants x two modes)");
 }
 
 #[test]
@@ -325,10 +303,7 @@ fn fastcsv_bom_files() {
     let Some(dir) = suite_dir("fastcsv-spec") else {
         return;
     };
-    let want = vec![
-        vec!["foo".to_string(), "üÜß".to_string()],
-        vec!["123".into(), "456".into()],
-    ];
+    let want = vec![vec!["foo".to_string(), "üÜß".to_string()], vec!["123".into(), "456".into()]];
     for name in ["utf8_bom", "utf8_nobom"] {
         let input = std::fs::read(dir.join("bom").join(format!("{name}.csv"))).unwrap();
         for chunk in [1, 2, 3, 4096] {
@@ -344,10 +319,7 @@ fn fastcsv_bom_files() {
         ("utf32be_bom", "UTF-32BE"),
     ] {
         let input = std::fs::read(dir.join("bom").join(format!("{name}.csv"))).unwrap();
-        let mut rdr = ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(&input[..])
-            .unwrap();
+        let mut rdr = ReaderBuilder::new().has_headers(false).from_reader(&input[..]).unwrap();
         let err = rdr.next_record().unwrap_err();
         assert!(
             matches!(err.kind(), ErrorKind::UnsupportedEncoding(e) if *e == enc),

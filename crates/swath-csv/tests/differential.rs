@@ -30,27 +30,9 @@ struct Opts {
 }
 
 const CONFIGS: &[Opts] = &[
-    Opts {
-        quoting: true,
-        double_quote: true,
-        escape: None,
-        comment: None,
-        flexible: true,
-    },
-    Opts {
-        quoting: true,
-        double_quote: true,
-        escape: None,
-        comment: None,
-        flexible: false,
-    },
-    Opts {
-        quoting: true,
-        double_quote: false,
-        escape: Some(b'\\'),
-        comment: None,
-        flexible: true,
-    },
+    Opts { quoting: true, double_quote: true, escape: None, comment: None, flexible: true },
+    Opts { quoting: true, double_quote: true, escape: None, comment: None, flexible: false },
+    Opts { quoting: true, double_quote: false, escape: Some(b'\\'), comment: None, flexible: true },
     Opts {
         quoting: true,
         double_quote: true,
@@ -58,20 +40,8 @@ const CONFIGS: &[Opts] = &[
         comment: Some(b'#'),
         flexible: false,
     },
-    Opts {
-        quoting: false,
-        double_quote: true,
-        escape: None,
-        comment: None,
-        flexible: true,
-    },
-    Opts {
-        quoting: true,
-        double_quote: true,
-        escape: None,
-        comment: Some(b'#'),
-        flexible: true,
-    },
+    Opts { quoting: false, double_quote: true, escape: None, comment: None, flexible: true },
+    Opts { quoting: true, double_quote: true, escape: None, comment: Some(b'#'), flexible: true },
 ];
 
 struct Rng(u64);
@@ -115,9 +85,7 @@ fn oracle(doc: &[u8], o: &Opts) -> Vec<Outcome> {
             Ok(false) => return out,
             Ok(true) => out.push((rec.iter().map(<[u8]>::to_vec).collect(), None)),
             Err(e) => match e.kind() {
-                csv::ErrorKind::UnequalLengths {
-                    expected_len, len, ..
-                } => out.push((
+                csv::ErrorKind::UnequalLengths { expected_len, len, .. } => out.push((
                     rec.iter().map(<[u8]>::to_vec).collect(),
                     Some((*expected_len as usize, *len as usize)),
                 )),
@@ -144,12 +112,7 @@ fn ours(
         .lazy_quotes(lenient)
         .capacity(cap)
         .kernel(k);
-    let mut rdr = b
-        .from_reader(Chunked {
-            data: doc,
-            chunk: cap,
-        })
-        .unwrap();
+    let mut rdr = b.from_reader(Chunked { data: doc, chunk: cap }).unwrap();
     collect(&mut rdr)
 }
 
@@ -164,12 +127,7 @@ fn strict_records(doc: &[u8], o: &Opts, cap: usize, k: Kernel) -> (Vec<Vec<Vec<u
         .comment(o.comment)
         .capacity(cap)
         .kernel(k);
-    let mut rdr = b
-        .from_reader(Chunked {
-            data: doc,
-            chunk: cap,
-        })
-        .unwrap();
+    let mut rdr = b.from_reader(Chunked { data: doc, chunk: cap }).unwrap();
     let (mut recs, mut errors) = (Vec::new(), 0);
     loop {
         match rdr.next_record() {
@@ -221,11 +179,8 @@ fn generated_documents_match_the_csv_crate() {
     let mut n = 0;
     for round in 0..120 {
         for o in CONFIGS {
-            let mut doc = gen_doc(
-                &mut rng,
-                if round % 10 == 0 { 150 } else { 24 },
-                o.comment.is_none(),
-            );
+            let mut doc =
+                gen_doc(&mut rng, if round % 10 == 0 { 150 } else { 24 }, o.comment.is_none());
             if o.comment.is_some() {
                 doc.push(b'\n');
             }

@@ -25,10 +25,7 @@ fn record_size_limit_minus_one_at_and_plus_one_however_chunked() {
                 .unwrap();
             assert_eq!(rdr.next_record().unwrap().unwrap().get(0), Some(&b"x"[..]));
             if len <= LIMIT {
-                assert_eq!(
-                    rdr.next_record().unwrap().unwrap().get(0).unwrap().len(),
-                    len
-                );
+                assert_eq!(rdr.next_record().unwrap().unwrap().get(0).unwrap().len(), len);
                 assert_eq!(rdr.next_record().unwrap().unwrap().get(0), Some(&b"y"[..]));
                 assert!(rdr.next_record().unwrap().is_none());
             } else {
@@ -37,10 +34,7 @@ fn record_size_limit_minus_one_at_and_plus_one_however_chunked() {
                     assert!(
                         matches!(
                             err.kind(),
-                            ErrorKind::RecordTooLarge {
-                                limit: LIMIT,
-                                open_quote: None
-                            }
+                            ErrorKind::RecordTooLarge { limit: LIMIT, open_quote: None }
                         ),
                         "{err}"
                     );
@@ -55,31 +49,19 @@ fn record_size_limit_minus_one_at_and_plus_one_however_chunked() {
 fn a_million_fields_in_one_record_and_the_field_limit() {
     let mut doc = vec![b','; 999_999];
     doc.push(b'\n');
-    let mut rdr = ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(&doc[..])
-        .unwrap();
+    let mut rdr = ReaderBuilder::new().has_headers(false).from_reader(&doc[..]).unwrap();
     assert_eq!(rdr.next_record().unwrap().unwrap().len(), 1_000_000);
     // Spanning many refills must not re-scan (the machine keeps its state).
     let mut rdr = ReaderBuilder::new()
         .has_headers(false)
         .capacity(4096)
-        .from_reader(Chunked {
-            data: &doc,
-            chunk: 4096,
-        })
+        .from_reader(Chunked { data: &doc, chunk: 4096 })
         .unwrap();
     assert_eq!(rdr.next_record().unwrap().unwrap().len(), 1_000_000);
-    let mut rdr = ReaderBuilder::new()
-        .has_headers(false)
-        .max_fields(1000)
-        .from_reader(&doc[..])
-        .unwrap();
+    let mut rdr =
+        ReaderBuilder::new().has_headers(false).max_fields(1000).from_reader(&doc[..]).unwrap();
     let err = rdr.next_record().unwrap_err();
-    assert!(matches!(
-        err.kind(),
-        ErrorKind::TooManyFields { limit: 1000 }
-    ));
+    assert!(matches!(err.kind(), ErrorKind::TooManyFields { limit: 1000 }));
     assert!(!err.is_recoverable());
 }
 
@@ -96,35 +78,25 @@ fn a_stray_quote_runs_into_the_limit_and_says_where_it_opened() {
         .unwrap();
     let err = rdr.next_record().unwrap_err();
     match err.kind() {
-        ErrorKind::RecordTooLarge {
-            open_quote: Some(q),
-            ..
-        } => assert_eq!(*q, Position::new(6, 2, 2)),
+        ErrorKind::RecordTooLarge { open_quote: Some(q), .. } => {
+            assert_eq!(*q, Position::new(6, 2, 2))
+        }
         k => panic!("{k:?}"),
     }
     assert!(
-        err.to_string()
-            .contains("a quote opened at record 2 (line 2, byte 6) is still open"),
+        err.to_string().contains("a quote opened at record 2 (line 2, byte 6) is still open"),
         "{err}"
     );
 }
 
 #[test]
 fn get_str_reports_invalid_utf8_with_its_position_and_reading_goes_on() {
-    let mut rdr = ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(&b"a,\xff\xfeb\nc,d\n"[..])
-        .unwrap();
+    let mut rdr =
+        ReaderBuilder::new().has_headers(false).from_reader(&b"a,\xff\xfeb\nc,d\n"[..]).unwrap();
     let rec = rdr.next_record().unwrap().unwrap();
     assert_eq!(rec.get_str(0).unwrap(), "a");
     let err = rec.get_str(1).unwrap_err();
-    assert!(matches!(
-        err.kind(),
-        ErrorKind::InvalidUtf8 {
-            field: 1,
-            valid_up_to: 0
-        }
-    ));
+    assert!(matches!(err.kind(), ErrorKind::InvalidUtf8 { field: 1, valid_up_to: 0 }));
     assert_eq!(err.position(), Some(Position::new(2, 1, 1)));
     let rec = rdr.next_record().unwrap().unwrap();
     assert_eq!(rec.get_str(1).unwrap(), "d");
@@ -147,27 +119,12 @@ fn headers_names_positions_and_reuse() {
     assert_eq!(owned.to_strings(), ["2", "B"]);
     assert_eq!(owned.position().record, 3);
     assert!(!rdr.read_into(&mut owned).unwrap());
-    let all: Vec<_> = Reader::new(&data[..])
-        .into_records()
-        .map(|r| r.unwrap().to_strings())
-        .collect();
+    let all: Vec<_> =
+        Reader::new(&data[..]).into_records().map(|r| r.unwrap().to_strings()).collect();
     assert_eq!(all, [vec!["1", "A, \"x\""], vec!["2", "B"]]);
 }
 
-type Twelve<'a> = (
-    &'a [u8],
-    u128,
-    i16,
-    usize,
-    isize,
-    u32,
-    u16,
-    i8,
-    i32,
-    f32,
-    f64,
-    bool,
-);
+type Twelve<'a> = (&'a [u8], u128, i16, usize, isize, u32, u16, i8, i32, f32, f64, bool);
 
 #[test]
 fn typed_scan_converts_and_names_what_failed() {
@@ -181,20 +138,12 @@ fn typed_scan_converts_and_names_what_failed() {
     assert_eq!(t, (i64::MIN, 1000.0, false, Some(4), "Bo".to_string()));
     assert!(r.parse::<u64>(0).is_err());
     assert!(r.parse::<i8>(2).is_err());
-    let err = r
-        .scan::<(i64, f32, bool, Option<u16>, String, u8)>()
-        .unwrap_err();
+    let err = r.scan::<(i64, f32, bool, Option<u16>, String, u8)>().unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::MissingField { field: 5 }));
     let r = rdr.next_record().unwrap().unwrap();
     let err = r.scan::<(u64, f64)>().unwrap_err();
     match err.kind() {
-        ErrorKind::Parse {
-            field,
-            header,
-            text,
-            ty,
-            ..
-        } => {
+        ErrorKind::Parse { field, header, text, ty, .. } => {
             assert_eq!(
                 (*field, header.as_deref(), text.as_str(), *ty),
                 (0, Some("id"), "x", "u64")
@@ -237,10 +186,7 @@ impl Read for Failing {
 
 #[test]
 fn io_errors_are_sticky() {
-    let mut rdr = ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(Failing(b"a,b\nc,"))
-        .unwrap();
+    let mut rdr = ReaderBuilder::new().has_headers(false).from_reader(Failing(b"a,b\nc,")).unwrap();
     assert_eq!(rdr.next_record().unwrap().unwrap().len(), 2);
     for _ in 0..3 {
         let err = rdr.next_record().unwrap_err();
@@ -251,36 +197,22 @@ fn io_errors_are_sticky() {
 
 #[test]
 fn records_iterator_continues_past_recoverable_errors_and_stops_at_fatal_ones() {
-    let rdr = ReaderBuilder::new()
-        .from_reader(&b"a,b\nc\nd,e\n"[..])
-        .unwrap();
+    let rdr = ReaderBuilder::new().from_reader(&b"a,b\nc\nd,e\n"[..]).unwrap();
     let kinds: Vec<bool> = rdr.into_records().map(|r| r.is_ok()).collect();
     assert_eq!(kinds, [false, true]);
-    let rdr = ReaderBuilder::new()
-        .max_record_bytes(3)
-        .from_reader(&b"a,b\nccccc\nd,e\n"[..])
-        .unwrap();
+    let rdr =
+        ReaderBuilder::new().max_record_bytes(3).from_reader(&b"a,b\nccccc\nd,e\n"[..]).unwrap();
     assert_eq!(rdr.into_records().count(), 1);
 }
 
 #[test]
 fn builder_rejects_bad_delimiters_with_a_clear_message() {
     for d in [b'"', b'\r', b'\n', 0xA3] {
-        let err = ReaderBuilder::new()
-            .delimiter(d)
-            .from_reader(&b""[..])
-            .unwrap_err();
+        let err = ReaderBuilder::new().delimiter(d).from_reader(&b""[..]).unwrap_err();
         assert!(matches!(err.kind(), ErrorKind::Config(_)), "{d}");
     }
-    let err = ReaderBuilder::new()
-        .delimiter(0xC2)
-        .from_reader(&b""[..])
-        .unwrap_err();
+    let err = ReaderBuilder::new().delimiter(0xC2).from_reader(&b""[..]).unwrap_err();
     assert!(err.to_string().contains("not ASCII"), "{err}");
     // A quote byte as delimiter is fine once quoting is off.
-    assert!(ReaderBuilder::new()
-        .delimiter(b'"')
-        .quoting(false)
-        .from_reader(&b""[..])
-        .is_ok());
+    assert!(ReaderBuilder::new().delimiter(b'"').quoting(false).from_reader(&b""[..]).is_ok());
 }

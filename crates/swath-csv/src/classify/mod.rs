@@ -61,17 +61,12 @@ impl Kernel {
 
     /// The fastest kernel this CPU supports.
     pub fn detect() -> Kernel {
-        Kernel::avx2()
-            .or_else(Kernel::sse2)
-            .unwrap_or_else(Kernel::scalar)
+        Kernel::avx2().or_else(Kernel::sse2).unwrap_or_else(Kernel::scalar)
     }
 
     /// Every kernel this CPU can run, slowest first.
     pub fn available() -> Vec<Kernel> {
-        [Some(Kernel::scalar()), Kernel::sse2(), Kernel::avx2()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [Some(Kernel::scalar()), Kernel::sse2(), Kernel::avx2()].into_iter().flatten().collect()
     }
 
     /// A short name: `scalar`, `sse2` or `avx2`.

@@ -37,10 +37,7 @@ pub fn collect<R: Read>(rdr: &mut Reader<R>) -> Result<Vec<Outcome>, (String, u6
             Err(e) => match e.kind() {
                 ErrorKind::FieldCount { expected, got } => {
                     let r = rdr.record();
-                    out.push((
-                        r.iter().map(<[u8]>::to_vec).collect(),
-                        Some((*expected, *got)),
-                    ));
+                    out.push((r.iter().map(<[u8]>::to_vec).collect(), Some((*expected, *got))));
                 }
                 k => {
                     let name = format!("{k:?}");

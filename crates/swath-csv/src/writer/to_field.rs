@@ -1,0 +1,259 @@
+//! `ToField`: how one value becomes the bytes of one field, appended to the
+//! writer's buffer with no allocation (integers through `itoa`, floats
+//! through `ryu`, text copied as is).
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io;
+
+/// What the bytes of a field are, for quoting decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FieldKind {
+    /// A number written by a number type (integers, floats): never quoted
+    /// by [`QuoteStyle::NonNumeric`](super::QuoteStyle::NonNumeric) and, with
+    /// ordinary delimiters, never scanned for bytes that need quoting. Not
+    /// touched by the formula guard (`-5` is a number, not a formula).
+    Number,
+    /// Text that is not a number (bool, char): quoted by `NonNumeric`.
+    Text,
+    /// Bytes of unknown meaning (`&str`, `&[u8]`, user types by default):
+    /// `NonNumeric` quotes them unless they parse as a number.
+    Bytes,
+}
+
+/// The end of the writer's buffer where one field's bytes go. Append with
+/// [`push`](FieldBuf::push) / [`extend`](FieldBuf::extend), or `write!`
+/// (it implements `fmt::Write` and `io::Write`). Write the raw value:
+/// the writer quotes and escapes it afterwards.
+pub struct FieldBuf<'b> {
+    buf: &'b mut Vec<u8>,
+}
+
+impl<'b> FieldBuf<'b> {
+    pub(crate) fn new(buf: &'b mut Vec<u8>) -> FieldBuf<'b> {
+        FieldBuf { buf }
+    }
+
+    /// Append one byte.
+    #[inline]
+    pub fn push(&mut self, byte: u8) {
+        self.buf.push(byte);
+    }
+
+    /// Append bytes.
+    #[inline]
+    pub fn extend(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+}
+
+impl fmt::Write for FieldBuf<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.extend(s.as_bytes());
+        Ok(())
+    }
+}
+
+impl io::Write for FieldBuf<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.extend(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A value that can be written as one CSV field.
+///
+/// Implemented for all integers, `f32`/`f64`, `bool`, `char`, `str`,
+/// `[u8]`, `String`, `Vec<u8>`, `Cow`, `Option<T>` (`None` is an empty
+/// field) and references to them. For your own types, append the raw bytes:
+///
+/// ```
+/// use swath_csv::{FieldBuf, ToField, Writer};
+///
+/// struct Celsius(i16);
+///
+/// impl ToField for Celsius {
+///     fn append_to(&self, out: &mut FieldBuf<'_>) {
+///         use std::fmt::Write;
+///         let _ = write!(out, "{} C", self.0);
+///     }
+/// }
+///
+/// let mut wtr = Writer::from_writer(Vec::new());
+/// wtr.write_row(("Oslo", Celsius(-3))).unwrap();
+/// assert_eq!(wtr.finish().unwrap(), b"Oslo,-3 C\n");
+/// ```
+pub trait ToField {
+    /// Append this value's bytes, unquoted, to `out`.
+    fn append_to(&self, out: &mut FieldBuf<'_>);
+
+    /// What the bytes are; [`FieldKind::Bytes`] unless overridden.
+    fn kind(&self) -> FieldKind {
+        FieldKind::Bytes
+    }
+}
+
+impl<T: ToField + ?Sized> ToField for &T {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        (**self).append_to(out)
+    }
+
+    #[inline]
+    fn kind(&self) -> FieldKind {
+        (**self).kind()
+    }
+}
+
+impl<T: ToField + ?Sized> ToField for &mut T {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        (**self).append_to(out)
+    }
+
+    #[inline]
+    fn kind(&self) -> FieldKind {
+        (**self).kind()
+    }
+}
+
+macro_rules! int_fields {
+    ($($t:ty)*) => {$(
+        impl ToField for $t {
+            #[inline]
+            fn append_to(&self, out: &mut FieldBuf<'_>) {
+                // itoa formats into a stack array; one copy, no heap.
+                let mut tmp = itoa::Buffer::new();
+                out.extend(tmp.format(*self).as_bytes());
+            }
+
+            #[inline]
+            fn kind(&self) -> FieldKind {
+                FieldKind::Number
+            }
+        }
+    )*};
+}
+
+int_fields!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
+
+macro_rules! float_fields {
+    ($($t:ty)*) => {$(
+        /// The shortest form that parses back to the same value (`ryu`):
+        /// `1.0`, `0.1`, `1e20`. Not finite values are written `NaN`, `inf`
+        /// and `-inf`, which Rust's `str::parse` (and so our reader's typed
+        /// scan) reads back; the sign and payload of a NaN are not kept.
+        impl ToField for $t {
+            #[inline]
+            fn append_to(&self, out: &mut FieldBuf<'_>) {
+                let mut tmp = ryu::Buffer::new();
+                out.extend(tmp.format(*self).as_bytes());
+            }
+
+            #[inline]
+            fn kind(&self) -> FieldKind {
+                FieldKind::Number
+            }
+        }
+    )*};
+}
+
+float_fields!(f32 f64);
+
+impl ToField for bool {
+    /// `true` or `false`.
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        out.extend(if *self { b"true" } else { b"false" });
+    }
+
+    #[inline]
+    fn kind(&self) -> FieldKind {
+        FieldKind::Text
+    }
+}
+
+impl ToField for char {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        let mut tmp = [0u8; 4];
+        out.extend(self.encode_utf8(&mut tmp).as_bytes());
+    }
+
+    #[inline]
+    fn kind(&self) -> FieldKind {
+        FieldKind::Text
+    }
+}
+
+impl ToField for str {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        out.extend(self.as_bytes());
+    }
+}
+
+impl ToField for [u8] {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        out.extend(self);
+    }
+}
+
+impl<const N: usize> ToField for [u8; N] {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        out.extend(self);
+    }
+}
+
+impl ToField for String {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        out.extend(self.as_bytes());
+    }
+}
+
+impl ToField for Vec<u8> {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        out.extend(self);
+    }
+}
+
+impl ToField for Cow<'_, str> {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        out.extend(self.as_bytes());
+    }
+}
+
+impl ToField for Cow<'_, [u8]> {
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        out.extend(self);
+    }
+}
+
+impl<T: ToField> ToField for Option<T> {
+    /// `None` is an empty field.
+    #[inline]
+    fn append_to(&self, out: &mut FieldBuf<'_>) {
+        if let Some(v) = self {
+            v.append_to(out);
+        }
+    }
+
+    #[inline]
+    fn kind(&self) -> FieldKind {
+        match self {
+            Some(v) => v.kind(),
+            None => FieldKind::Bytes,
+        }
+    }
+}
