@@ -43,11 +43,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if problems > args.limit {
-        writeln!(
-            out,
-            "{name}: ... {} more problems not shown",
-            problems - args.limit
-        )?;
+        writeln!(out, "{name}: ... {} more problems not shown", problems - args.limit)?;
     }
     if problems == 0 {
         writeln!(out, "{name}: ok, {records} records")?;

@@ -50,8 +50,7 @@ fn write_record<'a>(
             out.write_all(&[delim])?;
         }
         let needs = (single && f.is_empty())
-            || f.iter()
-                .any(|&b| b == delim || b == quote || b == b'\r' || b == b'\n');
+            || f.iter().any(|&b| b == delim || b == quote || b == b'\r' || b == b'\n');
         if !needs {
             out.write_all(f)?;
             continue;

@@ -89,8 +89,7 @@ impl CsvOpts {
 
     /// Open the file with these options.
     pub fn open(&self, b: &ReaderBuilder) -> Result<Reader<Source>> {
-        b.from_path(&self.file)
-            .with_context(|| format!("cannot read {}", self.name()))
+        b.from_path(&self.file).with_context(|| format!("cannot read {}", self.name()))
     }
 
     /// The input's name for messages.

@@ -24,11 +24,9 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let mut rdr = args.opts.open(&args.opts.builder())?;
     let headers: Option<Vec<String>> = match rdr.headers()? {
-        Some(h) => Some(
-            (0..h.len())
-                .map(|i| h.get_str(i).map(str::to_owned))
-                .collect::<Result<_, _>>()?,
-        ),
+        Some(h) => {
+            Some((0..h.len()).map(|i| h.get_str(i).map(str::to_owned)).collect::<Result<_, _>>()?)
+        }
         None => None,
     };
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
