@@ -171,9 +171,30 @@ impl Cursor {
     }
 
     /// The index of the next byte at or after `pos` that matters in the
-    /// given state, or `None` when there is none in `data`.
-    #[inline]
+    /// given state, or `None` when there is none in `data`. The common case
+    /// (the answer is in the cached block) is inlined into the machine.
+    #[inline(always)]
     fn next(
+        &mut self,
+        m: &Machine,
+        data: &[u8],
+        off: u64,
+        pos: usize,
+        quoted: bool,
+    ) -> Option<usize> {
+        let rel = (off + pos as u64).wrapping_sub(self.base);
+        if rel < self.len as u64 {
+            let mask = if quoted { self.inside } else { self.outside } >> rel;
+            if mask != 0 {
+                return Some(pos + mask.trailing_zeros() as usize);
+            }
+        }
+        self.next_block(m, data, off, pos, quoted)
+    }
+
+    /// Classify blocks from `pos` on until one has a byte that matters.
+    #[inline(never)]
+    fn next_block(
         &mut self,
         m: &Machine,
         data: &[u8],
