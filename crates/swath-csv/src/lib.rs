@@ -48,6 +48,8 @@
 
 mod builder;
 pub mod classify;
+#[cfg(feature = "serde")]
+pub mod de;
 mod error;
 pub mod quote_parity;
 mod reader;
