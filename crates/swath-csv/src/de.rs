@@ -70,7 +70,7 @@ impl<'r> RecordDe<'r> {
     }
 }
 
-impl<'de, 'a> Deserializer<'de> for &'a mut RecordDe<'de> {
+impl<'de> Deserializer<'de> for &mut RecordDe<'de> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> std::result::Result<V::Value, DeError> {
