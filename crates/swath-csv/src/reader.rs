@@ -198,7 +198,8 @@ impl<R: Read> Reader<R> {
         self.headers.as_ref()?.iter().position(|h| h == name.as_bytes())
     }
 
-    /// The last record read (also after a recoverable error).
+    /// The last record read (also after a recoverable error, which may be
+    /// about the header row).
     ///
     /// # Panics
     ///
@@ -244,8 +245,9 @@ impl<R: Read> Reader<R> {
             let mut h = OwnedRecord::new();
             self.record().copy_into(&mut h);
             self.headers = Some(h);
-            // The header row is not a record to hand out.
-            self.has_record = false;
+            // The header row is not a record to hand out, except to show
+            // what a recoverable error in it is about.
+            self.has_record = res.is_err();
         }
         res.map(|_| ())
     }
@@ -353,6 +355,20 @@ impl<R: Read> Reader<R> {
             }
         }
         self.has_record = true;
+        // Learn or check the field count first, so that a record with a
+        // quoting error still sets the count for the ones after it (found
+        // by the fuzzer); the quoting error is the one reported.
+        let got = self.spans.len();
+        let mut count_err = None;
+        if self.cfg.fields != FieldCount::Any {
+            match self.expected {
+                None => self.expected = Some(got),
+                Some(expected) if expected != got => {
+                    count_err = Some(ErrorKind::FieldCount { expected, got });
+                }
+                Some(_) => {}
+            }
+        }
         if let Some((p, at, lines)) = s.problem {
             if !self.cfg.lenient {
                 let kind = match p {
@@ -368,19 +384,9 @@ impl<R: Read> Reader<R> {
                 return Err(self.locate(Error::new(kind).at(pos).in_record(self.rec_pos)));
             }
         }
-        let got = self.spans.len();
-        match self.cfg.fields {
-            FieldCount::Any => {}
-            _ => match self.expected {
-                None => self.expected = Some(got),
-                Some(expected) if expected != got => {
-                    let err = Error::new(ErrorKind::FieldCount { expected, got })
-                        .at(self.rec_pos)
-                        .in_record(self.rec_pos);
-                    return Err(self.locate(err));
-                }
-                Some(_) => {}
-            },
+        if let Some(kind) = count_err {
+            let err = Error::new(kind).at(self.rec_pos).in_record(self.rec_pos);
+            return Err(self.locate(err));
         }
         Ok(true)
     }
