@@ -286,8 +286,17 @@ impl<R: Read> Reader<R> {
             return self.finish(Scan::new(), Some(0));
         }
         let mut s = Scan::new();
+        // The machine never looks past the first byte over the limit, so
+        // a too-long record fails in the same state (open quote or not)
+        // however the input was chunked (found by the fuzzer).
+        let limit = self.cfg.max_record.saturating_add(1);
         loop {
-            let data = self.feed.buffer().data();
+            let mut data = self.feed.buffer().data();
+            if data.len() > limit {
+                data = &data[..limit];
+                // Cached masks may cover bytes past the cut.
+                self.cur.invalidate();
+            }
             let step = self.machine.run(
                 &mut s,
                 &mut self.cur,
