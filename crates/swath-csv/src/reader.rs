@@ -76,8 +76,9 @@ impl<R: Read> Reader<R> {
 
     pub(crate) fn with_config(rdr: R, cfg: Config) -> Reader<R> {
         let mut buf = Buffer::with_capacity(cfg.capacity);
-        // One byte over the limit tells us a record is too long.
-        buf.set_max_capacity(cfg.max_record.saturating_add(1));
+        // One byte over the limit tells us a record is too long; and the
+        // start needs 4 bytes to recognise a byte order mark.
+        buf.set_max_capacity(cfg.max_record.saturating_add(1).max(4));
         let expected = match cfg.fields {
             FieldCount::Fixed(n) => Some(n),
             _ => None,

@@ -46,6 +46,20 @@ fn record_size_limit_minus_one_at_and_plus_one_however_chunked() {
 }
 
 #[test]
+fn tiny_limits_and_buffers_still_read_valid_input() {
+    for chunk in [1, 2, 5] {
+        let mut rdr = ReaderBuilder::new()
+            .has_headers(false)
+            .max_record_bytes(1)
+            .capacity(1)
+            .from_reader(Chunked { data: b"\xEF\xBB\xBFa\r\n\nb\rc", chunk })
+            .unwrap();
+        let recs: Vec<_> = rdr.records().map(|r| r.unwrap().to_strings()).collect();
+        assert_eq!(recs, [["a"], ["b"], ["c"]], "chunk {chunk}");
+    }
+}
+
+#[test]
 fn a_million_fields_in_one_record_and_the_field_limit() {
     let mut doc = vec![b','; 999_999];
     doc.push(b'\n');
