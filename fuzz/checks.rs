@@ -153,7 +153,11 @@ pub fn chunked(data: &[u8]) {
         .skip_empty_lines(sel & 8 == 0)
         .comment((sel & 16 != 0).then_some(b'#'))
         .escape((sel & 32 != 0).then_some(b'\\'))
-        .max_record_bytes(if sel & 64 != 0 { 7 } else { 1 << 20 });
+        .max_record_bytes(match sel >> 6 {
+            1 => 7,
+            2 => 1,
+            _ => 1 << 20,
+        });
     let whole = run(doc, &b);
     for k in [Kernel::scalar(), Kernel::detect()] {
         b.capacity(1).kernel(k);
