@@ -59,6 +59,7 @@ impl Answer {
 const METHODS: &[&str] = &[
     "swath typed scan",
     "swath raw fields",
+    "swath serde",
     "csv byte_record+parse",
     "csv serde",
     "simd-csv zero-copy+parse",
@@ -160,6 +161,7 @@ fn child(method: &str, path: &Path, runs: usize) {
         let got = match method {
             "swath typed scan" => swath_typed(path),
             "swath raw fields" => swath_raw(path),
+            "swath serde" => swath_serde(path),
             "csv byte_record+parse" => csv_parse(path),
             "csv serde" => csv_serde(path),
             "simd-csv zero-copy+parse" => simd_csv(path),
@@ -197,6 +199,16 @@ fn swath_raw(path: &Path) -> Answer {
     let mut a = Answer::default();
     while let Some(rec) = rdr.next_record().expect("read") {
         a.add_raw(rec.len(), rec.iter().map(<[u8]>::len).sum());
+    }
+    a
+}
+
+fn swath_serde(path: &Path) -> Answer {
+    let mut rdr = swath_csv::Reader::from_path(path).expect("open");
+    let mut a = Answer::default();
+    while let Some(rec) = rdr.next_record().expect("read") {
+        let r: Row = rec.deserialize().expect("deserialize");
+        a.add(r.id, r.name.as_bytes(), r.score, r.active, r.city.as_bytes(), r.ts.as_bytes());
     }
     a
 }

@@ -6,7 +6,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Visitor};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::record::Record;
-use crate::typed::FromField;
+use crate::typed::{ascii_str, FromField};
 
 impl<'r> Record<'r> {
     /// Deserialize the record into `T`: a struct's fields are matched by
@@ -61,6 +61,7 @@ struct RecordDe<'r> {
 }
 
 impl<'r> RecordDe<'r> {
+    #[inline]
     fn field(&mut self, i: usize) -> std::result::Result<FieldDe<'r>, DeError> {
         self.current = Some(i);
         self.rec
@@ -171,7 +172,7 @@ impl<'de> de::MapAccess<'de> for MapDe<'_, 'de> {
         }
         self.de.current = Some(self.col);
         let name = h.get(self.col).unwrap_or_default();
-        let name = std::str::from_utf8(name).map_err(|_| DeError("header is not UTF-8".into()))?;
+        let name = ascii_str(name).map_err(|_| DeError("header is not UTF-8".into()))?;
         seed.deserialize(name.into_deserializer()).map(Some)
     }
 
@@ -189,6 +190,7 @@ impl<'de> de::MapAccess<'de> for MapDe<'_, 'de> {
 struct FieldDe<'r>(&'r [u8]);
 
 impl<'r> FieldDe<'r> {
+    #[inline]
     fn parse<T: FromField<'r>>(&self) -> std::result::Result<T, DeError> {
         T::from_field(self.0).map_err(|e| {
             DeError(format!(

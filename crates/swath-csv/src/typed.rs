@@ -221,7 +221,7 @@ impl FromField<'_> for f32 {
 
 /// `&str` of a field, skipping full validation for ASCII.
 #[inline]
-fn ascii_str(f: &[u8]) -> std::result::Result<&str, std::str::Utf8Error> {
+pub(crate) fn ascii_str(f: &[u8]) -> std::result::Result<&str, std::str::Utf8Error> {
     if f.is_ascii() {
         // SAFETY: ASCII bytes are valid UTF-8.
         return Ok(unsafe { std::str::from_utf8_unchecked(f) });
