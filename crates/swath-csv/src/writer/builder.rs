@@ -47,15 +47,6 @@ pub enum Terminator {
     CrLf,
 }
 
-impl Terminator {
-    pub(crate) fn bytes(self) -> &'static [u8] {
-        match self {
-            Terminator::Lf => b"\n",
-            Terminator::CrLf => b"\r\n",
-        }
-    }
-}
-
 /// Options of a [`Writer`]. `&mut self` setters, then
 /// [`from_writer`](WriterBuilder::from_writer) or
 /// [`from_path`](WriterBuilder::from_path).
