@@ -59,9 +59,7 @@ struct Data {
 
 impl Data {
     fn new() -> Data {
-        let first = [
-            "Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan",
-        ];
+        let first = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan"];
         let mut names: Vec<String> = first.iter().map(|s| s.to_string()).collect();
         // About 10% need quotes: a comma, or an embedded quote.
         names.push("Smith, John".to_string());
@@ -79,11 +77,7 @@ impl Data {
                 )
             })
             .collect();
-        Data {
-            names,
-            cities,
-            stamps,
-        }
+        Data { names, cities, stamps }
     }
 
     #[inline]
@@ -187,21 +181,9 @@ type Method = (
 );
 
 const METHODS: [Method; 3] = [
-    (
-        "swath write_row",
-        swath_write_row::<File>,
-        swath_write_row::<CountingSink>,
-    ),
-    (
-        "csv write_record",
-        csv_write_record::<File>,
-        csv_write_record::<CountingSink>,
-    ),
-    (
-        "csv serialize",
-        csv_serialize::<File>,
-        csv_serialize::<CountingSink>,
-    ),
+    ("swath write_row", swath_write_row::<File>, swath_write_row::<CountingSink>),
+    ("csv write_record", csv_write_record::<File>, csv_write_record::<CountingSink>),
+    ("csv serialize", csv_serialize::<File>, csv_serialize::<CountingSink>),
 ];
 
 struct Sample {
@@ -212,10 +194,7 @@ struct Sample {
 }
 
 fn measure(f: impl FnOnce() -> io::Result<u64>) -> io::Result<Sample> {
-    let (a0, b0) = (
-        ALLOCS.load(Ordering::Relaxed),
-        ALLOC_BYTES.load(Ordering::Relaxed),
-    );
+    let (a0, b0) = (ALLOCS.load(Ordering::Relaxed), ALLOC_BYTES.load(Ordering::Relaxed));
     let t = Instant::now();
     let bytes = f()?;
     let time = t.elapsed();
@@ -252,13 +231,7 @@ struct Opts {
 }
 
 fn parse_args() -> Result<Opts, String> {
-    let mut o = Opts {
-        rows: 5_000_000,
-        runs: 5,
-        file: true,
-        sink: true,
-        only: None,
-    };
+    let mut o = Opts { rows: 5_000_000, runs: 5, file: true, sink: true, only: None };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -309,10 +282,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         if target == "file" {
-            println!(
-                "\ninto a file in {} (page cache, no fsync)",
-                std::env::temp_dir().display()
-            );
+            println!("\ninto a file in {} (page cache, no fsync)", std::env::temp_dir().display());
         } else {
             println!("\ninto a counting sink (CPU only)");
         }

@@ -15,6 +15,7 @@ Examples:
   swath count --threads 1 a.log b.log  one thread, with a total line
   cat big.log | swath count            stdin, streamed
   swath count --newlines --json x.log  exact `wc -l` semantics, as JSON
+  swath count logs.gz                  gzip and zstd are decoded (by magic bytes)
 
 A final line without a newline is counted (wc -l does not count it; use
 --newlines for wc's answer).")]
@@ -31,6 +32,9 @@ pub struct Args {
     /// Count newline bytes only, exactly like `wc -l`.
     #[arg(long)]
     newlines: bool,
+    /// Count the bytes as they are, without decoding gzip or zstd.
+    #[arg(long)]
+    no_decompress: bool,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -44,11 +48,7 @@ struct Counted {
 
 /// Run `swath count`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let files = if args.files.is_empty() {
-        vec![PathBuf::from("-")]
-    } else {
-        args.files.clone()
-    };
+    let files = if args.files.is_empty() { vec![PathBuf::from("-")] } else { args.files.clone() };
     let opts = CountOptions {
         parallel: Parallel::new().threads(args.threads),
         mmap: args.mmap,
@@ -58,12 +58,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut done = Vec::new();
     let mut failed = false;
     for path in &files {
-        let counted = Source::open(path).and_then(|mut src| {
+        let src = if args.no_decompress { Source::open_raw(path) } else { Source::open(path) };
+        let counted = src.and_then(|mut src| {
             let count = count_source(&mut src, &opts)?;
-            Ok(Counted {
-                name: src.name(),
-                count,
-            })
+            Ok(Counted { name: src.name(), count })
         });
         match counted {
             Ok(c) => {
@@ -88,11 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         writeln!(out, "{total} total")?;
     }
     out.flush()?;
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 fn figure(count: &LineCount, newlines: bool) -> u64 {

@@ -174,24 +174,12 @@ fn parse_item(raw: &str) -> Result<Item, SpecError> {
             if a.is_empty() && b.is_empty() {
                 return err("a range needs at least one end");
             }
-            let a = if a.is_empty() {
-                None
-            } else {
-                Some(parse_column(a)?)
-            };
-            let b = if b.is_empty() {
-                None
-            } else {
-                Some(parse_column(b)?)
-            };
+            let a = if a.is_empty() { None } else { Some(parse_column(a)?) };
+            let b = if b.is_empty() { None } else { Some(parse_column(b)?) };
             Target::Range(a, b)
         }
     };
-    Ok(Item {
-        negated,
-        target,
-        raw: body.to_string(),
-    })
+    Ok(Item { negated, target, raw: body.to_string() })
 }
 
 /// `3`, `name`, `name[1]`, `"quoted, name"`, `"x"[2]`.
@@ -214,22 +202,15 @@ fn parse_column(text: &str) -> Result<Column, SpecError> {
             return err(format!("`{name_part}`: text after a closing quote"));
         };
         if inner.replace("\"\"", "").contains('"') {
-            return err(format!(
-                "`{name_part}`: a quote inside a quoted name is written `\"\"`"
-            ));
+            return err(format!("`{name_part}`: a quote inside a quoted name is written `\"\"`"));
         }
-        return Ok(Column::Name(
-            inner.replace("\"\"", "\""),
-            occurrence.unwrap_or(0),
-        ));
+        return Ok(Column::Name(inner.replace("\"\"", "\""), occurrence.unwrap_or(0)));
     }
     if name_part.is_empty() {
         return err("empty column name");
     }
     if name_part.contains('"') {
-        return err(format!(
-            "`{name_part}`: quote the whole name, like `\"a\"\"b\"`"
-        ));
+        return err(format!("`{name_part}`: quote the whole name, like `\"a\"\"b\"`"));
     }
     if name_part.bytes().all(|b| b.is_ascii_digit()) {
         if occurrence.is_some() {
@@ -271,11 +252,7 @@ fn resolve_item(
                 Some(c) => resolve_column(c, headers, width)?,
                 None => width - 1,
             };
-            Ok(if a <= b {
-                (a..=b).collect()
-            } else {
-                (b..=a).rev().collect()
-            })
+            Ok(if a <= b { (a..=b).collect() } else { (b..=a).rev().collect() })
         }
     }
 }
@@ -284,9 +261,7 @@ fn resolve_column(c: &Column, headers: Option<&[&[u8]]>, width: usize) -> Result
     match c {
         Column::Index(n) => {
             if *n > width {
-                err(format!(
-                    "column {n} is out of range: the file has {width} columns"
-                ))
+                err(format!("column {n} is out of range: the file has {width} columns"))
             } else {
                 Ok(n - 1)
             }
@@ -297,20 +272,12 @@ fn resolve_column(c: &Column, headers: Option<&[&[u8]]>, width: usize) -> Result
                     "`{name}` is a name, but there is no header row (--no-headers): use indexes"
                 ));
             };
-            match hs
-                .iter()
-                .enumerate()
-                .filter(|(_, h)| **h == name.as_bytes())
-                .nth(*k)
-            {
+            match hs.iter().enumerate().filter(|(_, h)| **h == name.as_bytes()).nth(*k) {
                 Some((i, _)) => Ok(i),
                 None if *k > 0 => err(format!("no occurrence [{k}] of column `{name}`")),
                 None => {
                     let names: Vec<_> = hs.iter().map(|h| String::from_utf8_lossy(h)).collect();
-                    err(format!(
-                        "no column named `{name}` (columns: {})",
-                        names.join(", ")
-                    ))
+                    err(format!("no column named `{name}` (columns: {})", names.join(", ")))
                 }
             }
         }
@@ -321,15 +288,7 @@ fn resolve_column(c: &Column, headers: Option<&[&[u8]]>, width: usize) -> Result
 mod tests {
     use super::*;
 
-    const HEADERS: &[&[u8]] = &[
-        b"id",
-        b"name",
-        b"first-name",
-        b"score",
-        b"name",
-        b"2",
-        b"a,b",
-    ];
+    const HEADERS: &[&[u8]] = &[b"id", b"name", b"first-name", b"score", b"name", b"2", b"a,b"];
 
     fn sel(spec: &str) -> Result<Vec<usize>, String> {
         Spec::parse(spec)
@@ -376,10 +335,7 @@ mod tests {
             ("1,", "item 2 is empty"),
             ("0", "start at 1"),
             ("8", "column 8 is out of range: the file has 7 columns"),
-            (
-                "nope",
-                "no column named `nope` (columns: id, name, first-name",
-            ),
+            ("nope", "no column named `nope` (columns: id, name, first-name"),
             ("name[2]", "no occurrence [2] of column `name`"),
             ("!", "`!` needs a column"),
             ("-", "at least one end"),
@@ -404,10 +360,7 @@ mod tests {
         let spec = Spec::parse("2,id").unwrap();
         let e = spec.resolve(None, 3).unwrap_err().to_string();
         assert!(e.contains("no header row"), "{e}");
-        assert_eq!(
-            Spec::parse("3-,1").unwrap().resolve(None, 4),
-            Ok(vec![2, 3, 0])
-        );
+        assert_eq!(Spec::parse("3-,1").unwrap().resolve(None, 4), Ok(vec![2, 3, 0]));
     }
 
     #[test]

@@ -5,9 +5,16 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// Counts every allocation, so `swath lab` can report bytes allocated.
+#[global_allocator]
+static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
+
 mod count;
 #[allow(dead_code)] // wired to `swath csv select` once the reader is merged
 mod csv_select;
+mod gen;
+mod lab;
+mod output;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
@@ -20,12 +27,16 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Count(count::Args),
+    Gen(gen::Args),
+    Lab(lab::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Count(args) => count::run(args),
+        Command::Gen(args) => gen::run(args),
+        Command::Lab(args) => lab::run(args),
     };
     match result {
         Ok(code) => code,
@@ -40,12 +51,8 @@ fn main() -> ExitCode {
 /// A closed pipe (`swath ... | head`) is not an error worth a message.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            || cause
-                .downcast_ref::<swath::Error>()
-                .is_some_and(swath::Error::is_broken_pipe)
+        cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause.downcast_ref::<swath::Error>().is_some_and(swath::Error::is_broken_pipe)
     })
 }
 

@@ -1,7 +1,65 @@
-//! CSV over swath's buffer: a zero-allocation reader and writer.
+//! CSV over swath's buffer: a zero-allocation reader with typed scanning
+//! and exact positions in every error.
+//!
+//! - [`Reader`] / [`ReaderBuilder`]: records borrowed from one reused,
+//!   page-aligned buffer ([`Reader::next_record`] returns a [`Record`] valid
+//!   until the next call), a reuse form ([`Reader::read_into`] an
+//!   [`OwnedRecord`]) and an easy owning iterator ([`Reader::records`]).
+//! - Strict quoting by default (bare quotes, text after a closing quote and
+//!   unterminated quotes are errors naming the byte, line and record);
+//!   [`ReaderBuilder::lazy_quotes`] behaves exactly like the `csv` crate,
+//!   minus its known defects (BAD-INPUTS.md A3).
+//! - Typed scanning: [`Record::scan`] into tuples through [`FromField`].
+//! - Structural bytes are found by a SIMD classifier ([`classify::Kernel`],
+//!   AVX2/SSE2/scalar); [`quote_parity::scan_both`] scans a chunk under both
+//!   quote hypotheses in one pass, for parallel reading.
+//!
+//! # Examples
+//!
+//! ```
+//! use swath_csv::ReaderBuilder;
+//!
+//! let data = "name,score\n\"Smith, J\",9.5\nLee,7\n";
+//! let mut rdr = ReaderBuilder::new().from_reader(data.as_bytes())?;
+//! let mut names = Vec::new();
+//! while let Some(rec) = rdr.next_record()? {
+//!     let (name, score): (&str, f64) = rec.scan()?;
+//!     names.push(format!("{name}={score}"));
+//! }
+//! assert_eq!(names, ["Smith, J=9.5", "Lee=7"]);
+//! # Ok::<(), swath_csv::Error>(())
+//! ```
+//!
+//! Errors say where:
+//!
+//! ```
+//! use swath_csv::{ErrorKind, ReaderBuilder};
+//!
+//! let mut rdr = ReaderBuilder::new().has_headers(false).from_reader(&b"a,b\nc,\"d\n"[..])?;
+//! rdr.next_record()?;
+//! let err = rdr.next_record().unwrap_err();
+//! assert!(matches!(err.kind(), ErrorKind::UnterminatedQuote));
+//! assert_eq!(err.position().unwrap().byte, 6); // the opening quote
+//! assert_eq!(err.to_string(), "record 2 (line 2, byte 6): quoted field not closed before end of input (record starts at line 2, byte 4)");
+//! # Ok::<(), swath_csv::Error>(())
+//! ```
 
 #![deny(missing_docs)]
 
+mod builder;
+pub mod classify;
+mod error;
+pub mod quote_parity;
+mod reader;
+mod record;
+mod scan;
+pub mod typed;
+
+pub use builder::{FieldCount, ReaderBuilder, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
+pub use error::{Error, ErrorKind, Position, Result};
+pub use reader::{IntoRecords, Reader, Records};
+pub use record::{Fields, OwnedRecord, Record};
+pub use typed::{FromField, FromRecord};
 pub mod writer;
 pub use writer::{
     FieldBuf, FieldKind, FinishError, QuoteStyle, RowBuf, Terminator, ToField, ToRow, WriteError,

@@ -45,23 +45,14 @@ fn allocs() -> u64 {
 
 /// Allocations made while writing `rows` records, after the writer exists.
 fn allocs_for(rows: u64, style: QuoteStyle) -> u64 {
-    let mut wtr = WriterBuilder::new()
-        .quote_style(style)
-        .buffer_capacity(64 * 1024)
-        .from_writer(io::sink());
-    let names = [
-        "Alice",
-        "Bob \"the\" builder",
-        "Carol, C.",
-        "multi\nline",
-        "",
-    ];
+    let mut wtr =
+        WriterBuilder::new().quote_style(style).buffer_capacity(64 * 1024).from_writer(io::sink());
+    let names = ["Alice", "Bob \"the\" builder", "Carol, C.", "multi\nline", ""];
     let before = allocs();
     for i in 0..rows {
         let name = names[(i % 5) as usize];
         let score = i as f64 / 7.0;
-        wtr.write_row((i, name, score, i % 3 == 0, Some(-(i as i64)), 'x'))
-            .unwrap();
+        wtr.write_row((i, name, score, i % 3 == 0, Some(-(i as i64)), 'x')).unwrap();
         wtr.write_record([name.as_bytes(), b"raw"]).unwrap();
         wtr.write_field(&(i as u8)).unwrap();
         wtr.write_field("streamed").unwrap();
@@ -90,11 +81,7 @@ fn a_million_records_allocate_nothing() {
 #[test]
 fn other_styles_allocate_nothing() {
     // Fewer records: this runs in debug builds and NonNumeric parses.
-    for style in [
-        QuoteStyle::Always,
-        QuoteStyle::NonNumeric,
-        QuoteStyle::Never,
-    ] {
+    for style in [QuoteStyle::Always, QuoteStyle::NonNumeric, QuoteStyle::Never] {
         assert_eq!(allocs_for(20_000, style), 0, "{style:?}");
     }
 }

@@ -15,9 +15,7 @@ fn write_with(b: &WriterBuilder, records: &[&[&[u8]]]) -> Vec<u8> {
 
 /// The same records through `csv::Writer` with its defaults.
 fn oracle(records: &[&[&[u8]]]) -> Vec<u8> {
-    let mut wtr = csv::WriterBuilder::new()
-        .flexible(true)
-        .from_writer(Vec::new());
+    let mut wtr = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
     for rec in records {
         wtr.write_record(rec.iter()).unwrap();
     }
@@ -93,14 +91,8 @@ fn quote_styles() {
     let rec: &[&[u8]] = &[b"a", b"", b"1", b"-2.5", b"1e5", b"NaN", b"x,y", b"12a"];
     let cases: &[(QuoteStyle, &[u8])] = &[
         (QuoteStyle::Necessary, b"a,,1,-2.5,1e5,NaN,\"x,y\",12a\n"),
-        (
-            QuoteStyle::Always,
-            b"\"a\",\"\",\"1\",\"-2.5\",\"1e5\",\"NaN\",\"x,y\",\"12a\"\n",
-        ),
-        (
-            QuoteStyle::NonNumeric,
-            b"\"a\",\"\",1,-2.5,1e5,NaN,\"x,y\",\"12a\"\n",
-        ),
+        (QuoteStyle::Always, b"\"a\",\"\",\"1\",\"-2.5\",\"1e5\",\"NaN\",\"x,y\",\"12a\"\n"),
+        (QuoteStyle::NonNumeric, b"\"a\",\"\",1,-2.5,1e5,NaN,\"x,y\",\"12a\"\n"),
         (QuoteStyle::Never, b"a,,1,-2.5,1e5,NaN,x,y,12a\n"),
     ];
     for (style, want) in cases {
@@ -112,9 +104,7 @@ fn quote_styles() {
             QuoteStyle::NonNumeric => csv::QuoteStyle::NonNumeric,
             _ => csv::QuoteStyle::Never,
         };
-        let mut oracle = csv::WriterBuilder::new()
-            .quote_style(csv_style)
-            .from_writer(Vec::new());
+        let mut oracle = csv::WriterBuilder::new().quote_style(csv_style).from_writer(Vec::new());
         oracle.write_record(rec.iter()).unwrap();
         assert_eq!(got, oracle.into_inner().unwrap(), "{style:?} vs csv");
     }
@@ -128,11 +118,8 @@ fn never_cannot_protect_a_sole_empty_field() {
 
 #[test]
 fn non_numeric_uses_the_type_for_typed_fields() {
-    let mut wtr = WriterBuilder::new()
-        .quote_style(QuoteStyle::NonNumeric)
-        .from_writer(Vec::new());
-    wtr.write_row((1u8, "1", true, 2.5f64, None::<u8>, 'c', -7i64))
-        .unwrap();
+    let mut wtr = WriterBuilder::new().quote_style(QuoteStyle::NonNumeric).from_writer(Vec::new());
+    wtr.write_row((1u8, "1", true, 2.5f64, None::<u8>, 'c', -7i64)).unwrap();
     assert_eq!(wtr.finish().unwrap(), b"1,1,\"true\",2.5,\"\",\"c\",-7\n");
 }
 
@@ -156,10 +143,7 @@ fn escape_byte() {
 fn other_delimiter_and_quote() {
     let mut b = WriterBuilder::new();
     b.delimiter(b'\t').quote(b'\'');
-    assert_eq!(
-        write_with(&b, &[&[b"a\tb", b"it's", b"x,y\"z"]]),
-        b"'a\tb'\t'it''s'\tx,y\"z\n"
-    );
+    assert_eq!(write_with(&b, &[&[b"a\tb", b"it's", b"x,y\"z"]]), b"'a\tb'\t'it''s'\tx,y\"z\n");
 }
 
 #[test]
@@ -188,12 +172,7 @@ fn formula_guard() {
         (b"", b"\"\"\n"),
     ];
     for (field, want) in cases {
-        assert_eq!(
-            write_with(&b, &[&[field]]),
-            *want,
-            "{:?}",
-            String::from_utf8_lossy(field)
-        );
+        assert_eq!(write_with(&b, &[&[field]]), *want, "{:?}", String::from_utf8_lossy(field));
     }
     // Off by default.
     assert_eq!(write_with(&WriterBuilder::new(), &[&[b"=1+2"]]), b"=1+2\n");
@@ -213,28 +192,11 @@ fn formula_guard() {
 #[test]
 fn typed_fields() {
     let mut wtr = Writer::from_writer(Vec::new());
-    wtr.write_row((
-        1.0f64,
-        0.1f64,
-        1e20f64,
-        f64::NAN,
-        f64::INFINITY,
-        -f64::INFINITY,
-    ))
-    .unwrap();
-    wtr.write_row((0.1f32, -0.0f64, f64::MIN_POSITIVE, 5e-324f64))
-        .unwrap();
-    wtr.write_row((i128::MIN, u128::MAX, u64::MAX, i8::MIN, 0usize, -1isize))
-        .unwrap();
-    wtr.write_row(('é', true, false, String::from("s"), vec![0xffu8], b"\0"))
-        .unwrap();
-    wtr.write_row((
-        Some(1u8),
-        None::<f64>,
-        Some("a,b"),
-        std::borrow::Cow::from("c"),
-    ))
-    .unwrap();
+    wtr.write_row((1.0f64, 0.1f64, 1e20f64, f64::NAN, f64::INFINITY, -f64::INFINITY)).unwrap();
+    wtr.write_row((0.1f32, -0.0f64, f64::MIN_POSITIVE, 5e-324f64)).unwrap();
+    wtr.write_row((i128::MIN, u128::MAX, u64::MAX, i8::MIN, 0usize, -1isize)).unwrap();
+    wtr.write_row(('é', true, false, String::from("s"), vec![0xffu8], b"\0")).unwrap();
+    wtr.write_row((Some(1u8), None::<f64>, Some("a,b"), std::borrow::Cow::from("c"))).unwrap();
     wtr.write_row([1u32, 2, 3]).unwrap();
     wtr.write_row(&[&b"x"[..], b"y"][..]).unwrap();
     wtr.write_row(vec!["v"]).unwrap();
@@ -249,14 +211,7 @@ fn typed_fields() {
     let got = wtr.finish().unwrap();
     assert_eq!(String::from_utf8_lossy(&got), want);
     // Floats read back to the same value.
-    for s in [
-        "0.1",
-        "1e20",
-        "2.2250738585072014e-308",
-        "5e-324",
-        "inf",
-        "-inf",
-    ] {
+    for s in ["0.1", "1e20", "2.2250738585072014e-308", "5e-324", "inf", "-inf"] {
         let x: f64 = s.parse().unwrap();
         let mut wtr = Writer::from_writer(Vec::new());
         wtr.write_row((x,)).unwrap();
@@ -269,28 +224,13 @@ fn field_count_is_checked_before_writing() {
     let mut wtr = WriterBuilder::new().fields(Some(2)).from_writer(Vec::new());
     wtr.write_row((1, 2)).unwrap();
     let err = wtr.write_row((1, 2, 3)).unwrap_err();
-    assert!(matches!(
-        err.kind(),
-        WriteErrorKind::FieldCount {
-            expected: 2,
-            got: 3
-        }
-    ));
+    assert!(matches!(err.kind(), WriteErrorKind::FieldCount { expected: 2, got: 3 }));
     assert_eq!(err.record(), 2);
-    assert_eq!(
-        err.to_string(),
-        "writing record 2: record has 3 fields, expected 2"
-    );
+    assert_eq!(err.to_string(), "writing record 2: record has 3 fields, expected 2");
     let err = wtr.write_record(["only"]).unwrap_err();
-    assert!(matches!(
-        err.kind(),
-        WriteErrorKind::FieldCount { got: 1, .. }
-    ));
+    assert!(matches!(err.kind(), WriteErrorKind::FieldCount { got: 1, .. }));
     let err = wtr.write_record(["a", "b", "c"]).unwrap_err();
-    assert!(matches!(
-        err.kind(),
-        WriteErrorKind::FieldCount { got: 3, .. }
-    ));
+    assert!(matches!(err.kind(), WriteErrorKind::FieldCount { got: 3, .. }));
     // Streaming: the third field is refused and the whole record dropped.
     wtr.write_field("x").unwrap();
     wtr.write_field("y").unwrap();
@@ -331,9 +271,7 @@ fn streaming_fields_and_finish_ends_the_open_record() {
 #[test]
 fn records_longer_than_the_buffer() {
     let long = "ab\"c,".repeat(1000);
-    let mut wtr = WriterBuilder::new()
-        .buffer_capacity(16)
-        .from_writer(Vec::new());
+    let mut wtr = WriterBuilder::new().buffer_capacity(16).from_writer(Vec::new());
     for _ in 0..3 {
         wtr.write_row((long.as_str(), 1u8)).unwrap();
         wtr.write_row(("short",)).unwrap();
@@ -406,20 +344,8 @@ mod serde_cases {
     fn structs_with_a_header() {
         let mut wtr = Writer::from_writer(Vec::new());
         let rows = [
-            Row {
-                id: 1,
-                name: "a,b",
-                score: Some(0.5),
-                color: Color::Red,
-                ok: true,
-            },
-            Row {
-                id: 2,
-                name: "",
-                score: None,
-                color: Color::Blue,
-                ok: false,
-            },
+            Row { id: 1, name: "a,b", score: Some(0.5), color: Color::Red, ok: true },
+            Row { id: 2, name: "", score: None, color: Color::Blue, ok: false },
         ];
         for r in &rows {
             wtr.serialize(r).unwrap();
@@ -433,20 +359,8 @@ mod serde_cases {
     #[test]
     fn same_bytes_as_the_csv_crate() {
         let rows = [
-            Row {
-                id: 7,
-                name: "q\"x",
-                score: Some(1e21),
-                color: Color::Blue,
-                ok: true,
-            },
-            Row {
-                id: 8,
-                name: "line\nbreak",
-                score: Some(-0.1),
-                color: Color::Red,
-                ok: false,
-            },
+            Row { id: 7, name: "q\"x", score: Some(1e21), color: Color::Blue, ok: true },
+            Row { id: 8, name: "line\nbreak", score: Some(-0.1), color: Color::Red, ok: false },
         ];
         let mut ours = Writer::from_writer(Vec::new());
         let mut theirs = csv::Writer::from_writer(Vec::new());
@@ -470,17 +384,8 @@ mod serde_cases {
         assert!(wtr.serialize((1, 2, 3)).is_err());
         assert_eq!(wtr.finish().unwrap(), b"1,x\na,b\n");
 
-        let mut wtr = WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
-        wtr.serialize(Row {
-            id: 3,
-            name: "n",
-            score: None,
-            color: Color::Red,
-            ok: true,
-        })
-        .unwrap();
+        let mut wtr = WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+        wtr.serialize(Row { id: 3, name: "n", score: None, color: Color::Red, ok: true }).unwrap();
         assert_eq!(wtr.finish().unwrap(), b"3,n,,Red,true\n");
     }
 }

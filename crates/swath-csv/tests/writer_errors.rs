@@ -71,9 +71,7 @@ fn rows<W: io::Write>(wtr: &mut Writer<W>, errors: &mut Vec<u64>) {
 }
 
 fn reference() -> Vec<u8> {
-    let mut wtr = WriterBuilder::new()
-        .buffer_capacity(64)
-        .from_writer(Vec::new());
+    let mut wtr = WriterBuilder::new().buffer_capacity(64).from_writer(Vec::new());
     rows(&mut wtr, &mut Vec::new());
     wtr.finish().unwrap()
 }
@@ -83,10 +81,7 @@ fn disk_full_anywhere_loses_nothing() {
     let want = reference();
     // Every budget from 0 to past the end, and writes of 1, 7 and any size.
     for chunk in [1, 7, usize::MAX] {
-        for budget in (0..=want.len() + 1)
-            .step_by(13)
-            .chain([63, 64, 65, want.len()])
-        {
+        for budget in (0..=want.len() + 1).step_by(13).chain([63, 64, 65, want.len()]) {
             let disk = Disk::new(budget, chunk);
             let space = disk.budget.clone();
             let mut wtr = WriterBuilder::new().buffer_capacity(64).from_writer(disk);

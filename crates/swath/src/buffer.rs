@@ -128,11 +128,7 @@ impl Buffer {
     /// Panics if `n > self.len()`.
     #[inline]
     pub fn consume(&mut self, n: usize) {
-        assert!(
-            n <= self.len(),
-            "consume({n}) past the {} buffered bytes",
-            self.len()
-        );
+        assert!(n <= self.len(), "consume({n}) past the {} buffered bytes", self.len());
         self.start += n;
         self.offset += n as u64;
     }
@@ -314,10 +310,7 @@ mod tests {
         }
         assert_eq!(buf.len(), 32);
         assert_eq!(buf.capacity(), 32);
-        assert_eq!(
-            buf.fill(&mut src).unwrap_err().kind(),
-            io::ErrorKind::OutOfMemory
-        );
+        assert_eq!(buf.fill(&mut src).unwrap_err().kind(), io::ErrorKind::OutOfMemory);
         buf.consume(30);
         assert!(buf.make_room());
         assert_eq!(buf.capacity(), 8);

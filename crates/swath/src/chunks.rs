@@ -17,9 +17,7 @@ pub struct ChunkReader<R> {
 impl<R: Read> ChunkReader<R> {
     /// Chunks of up to `capacity` bytes from `rdr`.
     pub fn new(rdr: R, capacity: usize) -> ChunkReader<R> {
-        ChunkReader {
-            feed: Feed::new(rdr, Buffer::with_capacity(capacity)),
-        }
+        ChunkReader { feed: Feed::new(rdr, Buffer::with_capacity(capacity)) }
     }
 
     /// The next chunk, or `None` at end of input. Valid until the next call.

@@ -29,11 +29,7 @@ impl Position {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.record > 0 {
-            write!(
-                f,
-                "record {} (line {}, byte {})",
-                self.record, self.line, self.byte
-            )
+            write!(f, "record {} (line {}, byte {})", self.record, self.line, self.byte)
         } else if self.line > 0 {
             write!(f, "line {} (byte {})", self.line, self.byte)
         } else {
@@ -84,11 +80,7 @@ pub enum ErrorKind {
 impl Error {
     /// A new error of the given kind, without path or position.
     pub fn new(kind: ErrorKind) -> Error {
-        Error(Box::new(Inner {
-            kind,
-            path: None,
-            position: None,
-        }))
+        Error(Box::new(Inner { kind, path: None, position: None }))
     }
 
     /// Attach the position where the error happened.
@@ -144,10 +136,9 @@ impl fmt::Display for ErrorKind {
             ErrorKind::LineTooLong { limit } => {
                 write!(f, "line longer than the limit of {limit} bytes")
             }
-            ErrorKind::Truncated { expected, got } => write!(
-                f,
-                "file shrank while being read: {expected} bytes at open, only {got} read"
-            ),
+            ErrorKind::Truncated { expected, got } => {
+                write!(f, "file shrank while being read: {expected} bytes at open, only {got} read")
+            }
             ErrorKind::IsADirectory => write!(f, "is a directory"),
             ErrorKind::InvalidUtf8 { valid_up_to } => {
                 write!(f, "invalid UTF-8 after {valid_up_to} bytes of the line")

@@ -26,14 +26,7 @@ pub struct Feed<R> {
 impl<R: Read> Feed<R> {
     /// Bind `buf` to `rdr`.
     pub fn new(rdr: R, buf: Buffer) -> Feed<R> {
-        Feed {
-            rdr,
-            buf,
-            eof: false,
-            expected_len: None,
-            path: None,
-            failed: None,
-        }
+        Feed { rdr, buf, eof: false, expected_len: None, path: None, failed: None }
     }
 
     /// Expect exactly `len` bytes: fewer at end of input is a

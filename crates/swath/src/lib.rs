@@ -41,6 +41,7 @@
 pub mod buffer;
 mod chunks;
 pub mod count;
+pub mod decompress;
 mod error;
 mod feed;
 mod lines;
@@ -51,6 +52,7 @@ mod source;
 pub use buffer::Buffer;
 pub use chunks::ChunkReader;
 pub use count::{count_lines, count_newlines, count_source, CountOptions, LineCount};
+pub use decompress::Compression;
 pub use error::{Error, ErrorKind, Position, Result};
 pub use feed::Feed;
 pub use lines::{LineReader, LineReaderBuilder, DEFAULT_MAX_LINE_LEN};

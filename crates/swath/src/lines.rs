@@ -175,9 +175,7 @@ impl<R: Read> LineReader<R> {
             Ok(s) => Ok(Some(s)),
             Err(e) => {
                 let pos = Position::new(self.line_offset + e.valid_up_to() as u64, self.line, 0);
-                let err = Error::new(ErrorKind::InvalidUtf8 {
-                    valid_up_to: e.valid_up_to(),
-                });
+                let err = Error::new(ErrorKind::InvalidUtf8 { valid_up_to: e.valid_up_to() });
                 Err(match self.feed.path() {
                     Some(p) => err.at(pos).with_path(p),
                     None => err.at(pos),
@@ -265,18 +263,13 @@ impl<R: Read> LineReader<R> {
 
     fn too_long(&mut self) -> Error {
         let pos = Position::new(self.feed.buffer().offset(), self.line + 1, 0);
-        let err = Error::new(ErrorKind::LineTooLong {
-            limit: self.max_line_len,
-        });
+        let err = Error::new(ErrorKind::LineTooLong { limit: self.max_line_len });
         self.feed.fail(err, pos)
     }
 }
 
 impl<R> std::fmt::Debug for LineReader<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LineReader")
-            .field("feed", &self.feed)
-            .field("line", &self.line)
-            .finish()
+        f.debug_struct("LineReader").field("feed", &self.feed).field("line", &self.line).finish()
     }
 }

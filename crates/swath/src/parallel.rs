@@ -36,10 +36,7 @@ pub fn available_cores() -> usize {
 impl Parallel {
     /// All cores, 4 MiB ranges.
     pub fn new() -> Parallel {
-        Parallel {
-            threads: available_cores(),
-            chunk_size: DEFAULT_CHUNK_SIZE,
-        }
+        Parallel { threads: available_cores(), chunk_size: DEFAULT_CHUNK_SIZE }
     }
 
     /// Use `n` threads (0 means all cores).
@@ -101,10 +98,7 @@ impl Parallel {
                 }
                 mine.push((i, out));
             }
-            results
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .extend(mine);
+            results.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
         };
         if threads == 1 {
             run();

@@ -44,11 +44,7 @@ pub struct RangeReader<'f> {
 impl<'f> RangeReader<'f> {
     /// Read `range` of `file`.
     pub fn new(file: &'f File, range: Range<u64>) -> RangeReader<'f> {
-        RangeReader {
-            file,
-            pos: range.start,
-            end: range.end.max(range.start),
-        }
+        RangeReader { file, pos: range.start, end: range.end.max(range.start) }
     }
 
     /// The offset of the next byte to read.
@@ -59,9 +55,7 @@ impl<'f> RangeReader<'f> {
 
 impl Read for RangeReader<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let want = buf
-            .len()
-            .min((self.end - self.pos).min(usize::MAX as u64) as usize);
+        let want = buf.len().min((self.end - self.pos).min(usize::MAX as u64) as usize);
         if want == 0 {
             return Ok(0);
         }
@@ -84,10 +78,7 @@ pub fn read_range_exact(file: &File, range: Range<u64>, buf: &mut [u8]) -> Resul
         match file.read_at(&mut buf[done..want], range.start + done as u64) {
             Ok(0) => {
                 let got = range.start + done as u64;
-                let err = Error::new(ErrorKind::Truncated {
-                    expected: range.end,
-                    got,
-                });
+                let err = Error::new(ErrorKind::Truncated { expected: range.end, got });
                 return Err(err.at(Position::new(got, 0, 0)));
             }
             Ok(n) => done += n,

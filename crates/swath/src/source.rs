@@ -9,12 +9,14 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::decompress::{sniff, Compression, Decoded};
 use crate::error::{Error, ErrorKind, Result};
 
 /// An opened input.
 pub struct Source {
     inner: Inner,
     path: Option<PathBuf>,
+    compression: Compression,
 }
 
 enum Inner {
@@ -25,7 +27,10 @@ enum Inner {
 }
 
 impl Source {
-    /// Open `path`; `-` means standard input.
+    /// Open `path`; `-` means standard input. gzip and zstd inputs are
+    /// recognised by their magic bytes and decoded on a thread of their own
+    /// (see [`crate::decompress`]); use [`Source::open_raw`] to read the
+    /// compressed bytes themselves.
     ///
     /// # Errors
     ///
@@ -33,9 +38,19 @@ impl Source {
     /// [`ErrorKind::IsADirectory`]: Linux lets `open` succeed on a directory
     /// and fails every `read`, so we check up front.
     pub fn open(path: impl AsRef<Path>) -> Result<Source> {
+        Source::open_raw(path)?.decompressed()
+    }
+
+    /// Open `path` (`-` for stdin) and read its bytes as they are, without
+    /// recognising compression.
+    ///
+    /// # Errors
+    ///
+    /// As [`Source::open`].
+    pub fn open_raw(path: impl AsRef<Path>) -> Result<Source> {
         let path = path.as_ref();
         if path == Path::new("-") {
-            return Ok(Source::stdin());
+            return Ok(Source::stdin_raw());
         }
         let fail = |e: Error| e.with_path(path);
         let file = File::open(path).map_err(|e| fail(e.into()))?;
@@ -46,33 +61,74 @@ impl Source {
         // A "regular file" of length 0 may be a /proc file that has content:
         // read those as streams, to their real end.
         let inner = if meta.is_file() && meta.len() > 0 {
-            Inner::File {
-                file,
-                len: meta.len(),
-            }
+            Inner::File { file, len: meta.len() }
         } else {
             Inner::Stream(Box::new(file))
         };
-        Ok(Source {
-            inner,
-            path: Some(path.to_path_buf()),
-        })
+        Ok(Source { inner, path: Some(path.to_path_buf()), compression: Compression::None })
     }
 
-    /// Standard input, streamed.
-    pub fn stdin() -> Source {
-        Source {
-            inner: Inner::Stream(Box::new(io::stdin())),
-            path: None,
-        }
+    /// Standard input, streamed, decompressed when it is gzip or zstd.
+    ///
+    /// # Errors
+    ///
+    /// An I/O error reading the first bytes.
+    pub fn stdin() -> Result<Source> {
+        Source::stdin_raw().decompressed()
     }
 
-    /// Any reader, streamed; `name` is used in error messages.
+    fn stdin_raw() -> Source {
+        Source::from_reader(io::stdin(), None)
+    }
+
+    /// Any reader, streamed as it is; `name` is used in error messages.
     pub fn from_reader(rdr: impl Read + Send + 'static, name: Option<PathBuf>) -> Source {
-        Source {
-            inner: Inner::Stream(Box::new(rdr)),
-            path: name,
+        Source { inner: Inner::Stream(Box::new(rdr)), path: name, compression: Compression::None }
+    }
+
+    /// Recognise gzip or zstd by the first bytes and, if found, replace this
+    /// source by a stream of decoded bytes. A regular file is peeked with
+    /// `pread` (its cursor does not move); a stream's first bytes are
+    /// replayed, never rewound.
+    ///
+    /// # Errors
+    ///
+    /// An I/O error reading the first bytes.
+    pub fn decompressed(self) -> Result<Source> {
+        let Source { inner, path, compression } = self;
+        if compression != Compression::None {
+            return Ok(Source { inner, path, compression });
         }
+        let named = |e: io::Error| match &path {
+            Some(p) => Error::from(e).with_path(p),
+            None => Error::from(e),
+        };
+        let (format, raw): (Compression, Box<dyn Read + Send>) = match inner {
+            Inner::File { file, len } => {
+                let mut prefix = [0u8; 4];
+                let n =
+                    std::os::unix::fs::FileExt::read_at(&file, &mut prefix, 0).map_err(named)?;
+                match Compression::detect(&prefix[..n]) {
+                    Compression::None => {
+                        let inner = Inner::File { file, len };
+                        return Ok(Source { inner, path, compression });
+                    }
+                    format => (format, Box::new(file)),
+                }
+            }
+            Inner::Stream(s) => sniff(s).map_err(named)?,
+        };
+        let inner = match format {
+            Compression::None => Inner::Stream(raw),
+            format => Inner::Stream(Box::new(Decoded::spawn(format, raw))),
+        };
+        Ok(Source { inner, path, compression: format })
+    }
+
+    /// The compression recognised on this input ([`Compression::None`] for
+    /// plain bytes or a source opened raw).
+    pub fn compression(&self) -> Compression {
+        self.compression
     }
 
     /// The path, or `None` for standard input.
@@ -96,7 +152,7 @@ impl Source {
         }
     }
 
-    /// True for a regular file of size 0 or a stream we cannot size.
+    /// True when the size is unknown (a stream) or zero.
     pub fn is_empty(&self) -> bool {
         self.len().is_none_or(|n| n == 0)
     }
@@ -152,9 +208,6 @@ impl Read for Source {
 
 impl std::fmt::Debug for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Source")
-            .field("path", &self.path)
-            .field("len", &self.len())
-            .finish()
+        f.debug_struct("Source").field("path", &self.path).field("len", &self.len()).finish()
     }
 }

@@ -110,9 +110,7 @@ impl<W: io::Write> FinishError<W> {
 
 impl<W: io::Write> std::fmt::Debug for FinishError<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FinishError")
-            .field("err", &self.err)
-            .finish()
+        f.debug_struct("FinishError").field("err", &self.err).finish()
     }
 }
 
@@ -244,8 +242,7 @@ impl<W: io::Write> Writer<W> {
     /// The I/O error of the inner writer. What it did not take stays
     /// buffered; calling `flush` again retries.
     pub fn flush(&mut self) -> Result<(), WriteError> {
-        self.write_out()
-            .map_err(|e| WriteError::io(e, self.records))?;
+        self.write_out().map_err(|e| WriteError::io(e, self.records))?;
         let wtr = self.wtr.as_mut().expect("writer present until finish");
         wtr.flush().map_err(|e| WriteError::io(e, self.records))
     }
@@ -260,26 +257,17 @@ impl<W: io::Write> Writer<W> {
     pub fn finish(mut self) -> Result<W, FinishError<W>> {
         if self.enc.fields > 0 {
             if let Err(err) = self.end_record() {
-                return Err(FinishError {
-                    wtr: Box::new(self),
-                    err,
-                });
+                return Err(FinishError { wtr: Box::new(self), err });
             }
         }
         match self.flush() {
             Ok(()) => Ok(self.wtr.take().expect("writer present until finish")),
-            Err(err) => Err(FinishError {
-                wtr: Box::new(self),
-                err,
-            }),
+            Err(err) => Err(FinishError { wtr: Box::new(self), err }),
         }
     }
 
     fn count_error(&self, CountMismatch(expected, got): CountMismatch) -> WriteError {
-        WriteError::new(
-            WriteErrorKind::FieldCount { expected, got },
-            self.records + 1,
-        )
+        WriteError::new(WriteErrorKind::FieldCount { expected, got }, self.records + 1)
     }
 
     #[inline]
@@ -287,8 +275,7 @@ impl<W: io::Write> Writer<W> {
         self.enc.end_row();
         self.records += 1;
         if self.enc.buf.len() >= self.enc.cfg.capacity {
-            self.write_out()
-                .map_err(|e| WriteError::io(e, self.records))?;
+            self.write_out().map_err(|e| WriteError::io(e, self.records))?;
         }
         Ok(())
     }

@@ -42,10 +42,7 @@ pub(crate) fn looks_numeric(field: &[u8]) -> bool {
 #[cold]
 pub(crate) fn quote_in_place(cfg: &Config, buf: &mut Vec<u8>, start: usize) {
     let end = buf.len();
-    let escapes = buf[start..]
-        .iter()
-        .filter(|&&b| cfg.escaped[b as usize])
-        .count();
+    let escapes = buf[start..].iter().filter(|&&b| cfg.escaped[b as usize]).count();
     buf.resize(end + escapes + 2, 0);
     let esc = cfg.escape.unwrap_or(cfg.quote);
     // Walk from the back so every byte moves once and nothing is

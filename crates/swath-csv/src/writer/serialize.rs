@@ -41,11 +41,7 @@ impl<W: io::Write> Writer<W> {
     /// [`write_row`](Writer::write_row).
     pub fn serialize<T: Serialize>(&mut self, value: T) -> Result<(), WriteError> {
         if self.enc.cfg.has_headers && !self.header_done {
-            let mut ser = RowSer {
-                enc: &mut self.enc,
-                header: true,
-                named: false,
-            };
+            let mut ser = RowSer { enc: &mut self.enc, header: true, named: false };
             let res = value.serialize(&mut ser);
             let named = ser.named;
             self.finish_serialized(res)?;
@@ -54,11 +50,7 @@ impl<W: io::Write> Writer<W> {
                 self.end_record()?;
             }
         }
-        let mut ser = RowSer {
-            enc: &mut self.enc,
-            header: false,
-            named: false,
-        };
+        let mut ser = RowSer { enc: &mut self.enc, header: false, named: false };
         let res = value.serialize(&mut ser);
         self.finish_serialized(res)?;
         self.end_record()
@@ -91,9 +83,7 @@ impl ser::Error for SerError {
 }
 
 fn nested(what: &str) -> SerError {
-    SerError(format!(
-        "a {what} inside a field (a record is one level of scalars)"
-    ))
+    SerError(format!("a {what} inside a field (a record is one level of scalars)"))
 }
 
 /// The top level: a container's items become fields. In `header` mode, a

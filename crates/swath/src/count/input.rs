@@ -28,11 +28,7 @@ pub struct CountOptions {
 
 impl Default for CountOptions {
     fn default() -> Self {
-        CountOptions {
-            parallel: Parallel::new(),
-            mmap: false,
-            buffer_size: DEFAULT_CAPACITY,
-        }
+        CountOptions { parallel: Parallel::new(), mmap: false, buffer_size: DEFAULT_CAPACITY }
     }
 }
 
@@ -70,9 +66,7 @@ pub fn count_source(src: &mut Source, opts: &CountOptions) -> Result<LineCount> 
             c.add(&map[r.start as usize..r.end as usize]);
             Ok(c)
         })?;
-        return Ok(parts
-            .into_iter()
-            .fold(LineCount::default(), LineCount::then));
+        return Ok(parts.into_iter().fold(LineCount::default(), LineCount::then));
     }
     let parts = opts.parallel.try_map_with(
         len,
@@ -80,9 +74,7 @@ pub fn count_source(src: &mut Source, opts: &CountOptions) -> Result<LineCount> 
         |buf, _, range| count_range(file, range, buf),
     );
     let parts = parts.map_err(with_path)?;
-    Ok(parts
-        .into_iter()
-        .fold(LineCount::default(), LineCount::then))
+    Ok(parts.into_iter().fold(LineCount::default(), LineCount::then))
 }
 
 /// Count one byte range of a file with `pread` into `buf`.
@@ -96,9 +88,7 @@ fn count_range(
     buf.clear();
     loop {
         let at = rdr.position();
-        let n = buf
-            .fill(&mut rdr)
-            .map_err(|e| Error::from(e).at(Position::new(at, 0, 0)))?;
+        let n = buf.fill(&mut rdr).map_err(|e| Error::from(e).at(Position::new(at, 0, 0)))?;
         if n == 0 {
             break;
         }
@@ -107,10 +97,7 @@ fn count_range(
     }
     if rdr.position() < range.end {
         let got = rdr.position();
-        let err = Error::new(ErrorKind::Truncated {
-            expected: range.end,
-            got,
-        });
+        let err = Error::new(ErrorKind::Truncated { expected: range.end, got });
         return Err(err.at(Position::new(got, 0, 0)));
     }
     Ok(c)

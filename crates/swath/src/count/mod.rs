@@ -68,10 +68,7 @@ impl Kernel {
             Kernel::Sse2 => unsafe { x86_64::count_sse2(hay, needle) },
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => {
-                assert!(
-                    std::is_x86_feature_detected!("avx2"),
-                    "this CPU has no AVX2"
-                );
+                assert!(std::is_x86_feature_detected!("avx2"), "this CPU has no AVX2");
                 // SAFETY: we just checked that the CPU supports AVX2.
                 unsafe { x86_64::count_avx2(hay, needle) }
             }
@@ -145,11 +142,7 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            *b = if seed % 5 == 0 {
-                b'\n'
-            } else {
-                (seed >> 8) as u8
-            };
+            *b = if seed % 5 == 0 { b'\n' } else { (seed >> 8) as u8 };
         }
         for kernel in Kernel::available() {
             for lead in 0..64 {

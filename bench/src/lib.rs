@@ -1,0 +1,157 @@
+//! Shared pieces of the side-by-side benchmarks: timing with medians,
+//! running peer commands, locating the `swath` binary, and tables.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Parse a size like `512M`, `4K`, `1G` or plain bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mult) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let mult = match c.to_ascii_uppercase() {
+                'K' => 1u64 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                _ => return Err(format!("unknown size suffix in {s:?}")),
+            };
+            (&s[..i], mult)
+        }
+        _ => (s, 1),
+    };
+    num.parse::<u64>().map(|n| n * mult).map_err(|e| format!("bad size {s:?}: {e}"))
+}
+
+/// The value following `--name` in the process arguments, if any.
+pub fn arg(name: &str) -> Option<String> {
+    let mut args = std::env::args();
+    while let Some(a) = args.next() {
+        if a == name {
+            return args.next();
+        }
+        if let Some(v) = a.strip_prefix(&format!("{name}=")) {
+            return Some(v.to_string());
+        }
+    }
+    None
+}
+
+/// The release `swath` binary next to this bench binary.
+pub fn swath_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    let dir = exe.parent().expect("bench binary has a directory");
+    let bin = dir.join("swath");
+    assert!(
+        bin.exists(),
+        "{} not found: run `cargo build --release -p swath-cli` first (bench/run does)",
+        bin.display()
+    );
+    bin
+}
+
+/// One measured entry: its name, the run times, and the bytes it read.
+pub struct Measured {
+    /// What was measured.
+    pub name: String,
+    /// Every run's wall time.
+    pub times: Vec<Duration>,
+    /// Bytes processed per run (for GB/s).
+    pub bytes: u64,
+    /// Free-form note (threads, answer).
+    pub note: String,
+}
+
+impl Measured {
+    /// Median run time.
+    pub fn median(&self) -> Duration {
+        let mut t = self.times.clone();
+        t.sort();
+        t[t.len() / 2]
+    }
+
+    /// Decimal gigabytes per second at the median.
+    pub fn gbps(&self) -> f64 {
+        self.bytes as f64 / self.median().as_secs_f64() / 1e9
+    }
+}
+
+/// Run `f` `runs` times; `f` returns its answer, which must equal `expect`.
+pub fn measure<T: PartialEq + std::fmt::Debug>(
+    name: &str,
+    runs: usize,
+    bytes: u64,
+    expect: &T,
+    mut f: impl FnMut() -> T,
+) -> Measured {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let t = Instant::now();
+        let got = f();
+        times.push(t.elapsed());
+        assert_eq!(&got, expect, "{name} gave a wrong answer");
+    }
+    Measured { name: name.to_string(), times, bytes, note: String::new() }
+}
+
+/// Run a command, return its stdout and stderr; panic with both on failure.
+pub fn run_command(cmd: &mut Command) -> (String, String) {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{cmd:?} failed: {stderr}");
+    (stdout, stderr)
+}
+
+/// The first whitespace-separated number of `s`.
+pub fn first_number(s: &str) -> u64 {
+    s.split_whitespace().next().and_then(|w| w.parse().ok()).unwrap_or(u64::MAX)
+}
+
+/// Print a table of entries with each one's ratio to `baseline`'s median
+/// (higher is faster).
+pub fn print_table(title: &str, rows: &[Measured], baseline: &str) {
+    let base = rows.iter().find(|r| r.name == baseline).map(Measured::median);
+    println!("\n{title}");
+    println!(
+        "{:<36} {:>9} {:>9} {:>9} {:>8}  {}",
+        "method", "median s", "min s", "GB/s", "x base", "note"
+    );
+    for r in rows {
+        let min = r.times.iter().min().copied().unwrap_or_default();
+        let ratio = base.map_or(f64::NAN, |b| b.as_secs_f64() / r.median().as_secs_f64());
+        println!(
+            "{:<36} {:>9.3} {:>9.3} {:>9.2} {:>8.2}  {}",
+            r.name,
+            r.median().as_secs_f64(),
+            min.as_secs_f64(),
+            r.gbps(),
+            ratio,
+            r.note
+        );
+    }
+    println!("(x base: speed relative to `{baseline}`, same run; medians)");
+}
+
+/// Read a whole file once with large reads, so it is in the page cache in
+/// large folios before a warm series (see DESIGN.md, idea 7).
+pub fn warm(path: &Path) {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).expect("open for warming");
+    let mut buf = vec![0u8; 1 << 20];
+    while f.read(&mut buf).expect("warming read") > 0 {}
+}
+
+/// A description of this machine for the report header.
+pub fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{cpu}, {cores} cores")
+}

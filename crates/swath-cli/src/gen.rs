@@ -1,0 +1,126 @@
+//! `swath gen`: the lab's and the benches' data, for anyone's benchmarks.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use swath_lab::gen::{csv, log};
+use swath_lab::units::{format_bytes, parse_size};
+
+use crate::output::Output;
+
+/// Generate test data: the seed's log file or a 6-column CSV.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  swath gen log --size 512M big.log        the seed's 86-byte line, cut at 512 MiB
+  swath gen csv --rows 5000000 rows.csv    id,name,score,active,city,ts
+  swath gen csv --rows 10 --seed 7 -       to standard output
+  swath gen csv --rows 1M --quoted-newlines 20 nl.csv
+
+Files are written under a temporary name and renamed into place when
+complete, so a failed or interrupted run never leaves a half-written file.")]
+pub struct Args {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(Debug, Subcommand)]
+enum What {
+    /// The seed's log line (86 bytes with its newline), repeated and cut at
+    /// exactly --size bytes; a cut last line counts as a line.
+    Log(LogArgs),
+    /// CSV `id,name,score,active,city,ts`, ~10% of names quoted (a comma or
+    /// a doubled quote inside), deterministic from --seed.
+    Csv(CsvArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct LogArgs {
+    /// Exact size in bytes; K, M, G, T are powers of 1024.
+    #[arg(long, default_value = "512M", value_parser = parse_size)]
+    size: u64,
+    /// Output file; `-` is standard output.
+    out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct CsvArgs {
+    /// Data rows, header not counted (K, M, G multiply by 1024).
+    #[arg(long, value_parser = parse_size)]
+    rows: u64,
+    /// Seed: the same seed gives the same bytes.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Percentage of rows whose name holds a newline inside quotes.
+    #[arg(long, value_name = "PCT", default_value_t = 0,
+          value_parser = clap::value_parser!(u8).range(0..=100))]
+    quoted_newlines: u8,
+    /// Output file; `-` is standard output.
+    out: PathBuf,
+}
+
+/// Run `swath gen`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.what {
+        What::Log(a) => {
+            let mut out = open(&a.out)?;
+            log::write(&mut out, a.size).with_context(|| describe(&a.out))?;
+            finish(out, &a.out)?;
+            if !is_stdout(&a.out) {
+                println!(
+                    "{}: {} ({} bytes), {} lines",
+                    a.out.display(),
+                    format_bytes(a.size),
+                    a.size,
+                    log::line_count(a.size)
+                );
+            }
+        }
+        What::Csv(a) => {
+            let opts = csv::CsvOptions {
+                rows: a.rows,
+                seed: a.seed,
+                quoted_newlines_pct: a.quoted_newlines,
+            };
+            let mut out = open(&a.out)?;
+            let sum = csv::write(&mut out, &opts).with_context(|| describe(&a.out))?;
+            finish(out, &a.out)?;
+            if !is_stdout(&a.out) {
+                println!(
+                    "{}: {} ({} bytes), {} rows + header, {} newlines",
+                    a.out.display(),
+                    format_bytes(sum.bytes),
+                    sum.bytes,
+                    sum.rows,
+                    sum.newlines
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn is_stdout(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+fn describe(path: &std::path::Path) -> String {
+    if is_stdout(path) {
+        "writing to standard output".to_string()
+    } else {
+        format!("writing {}", path.display())
+    }
+}
+
+fn open(path: &std::path::Path) -> Result<Output> {
+    Ok(Output::create(path)?)
+}
+
+fn finish(out: Output, path: &std::path::Path) -> Result<()> {
+    out.finish().with_context(|| describe(path))?;
+    let _ = io::stderr().flush();
+    Ok(())
+}

@@ -1,0 +1,355 @@
+//! `swath lab`: measure every way of reading a file on this machine.
+
+use std::fs::{self, File};
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context, Result};
+use swath::{count_source, CountOptions, Source};
+use swath_lab::gen::log;
+use swath_lab::methods::{self, Ctx, Kind, Method, WRITE_LINE};
+use swath_lab::report::{self, Report};
+use swath_lab::runner::Plan;
+use swath_lab::units::{format_bytes, parse_size};
+use swath_lab::{measure, os};
+
+use crate::output::{self, AtomicFile};
+
+/// Measure every way of reading a file: buffer sizes, line readers, mmap,
+/// threads, 1-byte reads, writes; time, GB/s, allocations, peak memory.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+With no arguments the lab writes a 512 MiB log file (the seed's 86-byte
+line) in a temporary directory, runs every method 3 times, each run in a
+fresh child process, prints a table and what it means, and removes the file.
+
+Examples:
+  swath lab                                 the full lab, warm cache
+  swath lab --cold --runs 5                 evict the file before each run
+  swath lab --file big.log --only 'read-*'  your file, the buffer sizes only
+  swath lab --size 64M --json > lab.json    smaller, machine-readable
+  swath lab --chart lab.svg                 plus a chart
+  swath lab --list                          the methods and what they do")]
+pub struct Args {
+    /// Measure this file instead of a generated one (it must not change
+    /// while the lab runs; mmap methods would crash if it shrank).
+    #[arg(long, value_name = "PATH")]
+    file: Option<PathBuf>,
+    /// Size of the generated file and of the large write run.
+    #[arg(long, default_value = "512M", value_parser = parse_size)]
+    size: u64,
+    /// Runs per method (the table shows the median, min and max).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    runs: u64,
+    /// Evict the file from the page cache before each run and report how
+    /// much of it stayed (default: warm, the file read once before each run).
+    #[arg(long)]
+    cold: bool,
+    /// Only these methods (comma-separated; a trailing * matches a prefix).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    only: Vec<String>,
+    /// Skip these methods (comma-separated; a trailing * matches a prefix).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    skip: Vec<String>,
+    /// Keep the generated file (its path is printed on stderr).
+    #[arg(long)]
+    keep: bool,
+    /// Print one JSON document instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Also write a chart (SVG) to this file.
+    #[arg(long, value_name = "FILE.svg")]
+    chart: Option<PathBuf>,
+    /// Directory for the generated file and the write runs (default: the
+    /// system's temporary directory).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Bytes read by the 1-byte methods, from the start of the file.
+    #[arg(long, default_value = "10M", value_parser = parse_size)]
+    prefix: u64,
+    /// Lines written by the small write methods.
+    #[arg(long, default_value_t = 100_000)]
+    write_lines: u64,
+    /// List the methods and exit.
+    #[arg(long)]
+    list: bool,
+
+    // The child side: `swath lab --run-method NAME ...` runs one method once
+    // and prints one sample line.
+    #[arg(long, hide = true)]
+    run_method: Option<String>,
+    #[arg(long, hide = true)]
+    scratch: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    large_write: Option<u64>,
+    #[arg(long, hide = true)]
+    expect: Option<u64>,
+}
+
+/// Run `swath lab`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    if let Some(name) = args.run_method.clone() {
+        return run_child(&args, &name);
+    }
+    let chosen = select(&args.only, &args.skip)?;
+    if args.list {
+        let mut out = io::stdout().lock();
+        for m in &chosen {
+            writeln!(out, "{:<22} {}", m.name, m.about)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if chosen.is_empty() {
+        bail!("no method left after --only/--skip (see swath lab --list)");
+    }
+    output::remove_on_interrupt();
+    let base = match &args.dir {
+        Some(d) => d.clone(),
+        None => std::env::temp_dir(),
+    };
+    let work = TempDir::create(&base, args.keep)?;
+    let writes_small = chosen.iter().any(|m| {
+        m.kind == Kind::Write && m.name.starts_with("write-") && !m.name.starts_with("write-large")
+    });
+    let writes_large = chosen.iter().any(|m| m.name.starts_with("write-large"));
+
+    // Disk space: the generated file plus the biggest write run, checked
+    // before writing anything.
+    let need = if args.file.is_none() { args.size } else { 0 }
+        + if writes_large { args.size } else { 0 }
+        + if writes_small { args.write_lines * WRITE_LINE.len() as u64 } else { 0 };
+    let free = os::free_space(work.path())
+        .with_context(|| format!("cannot tell the free space in {}", work.path().display()))?;
+    if need > free {
+        bail!(
+            "not enough disk space in {}: the lab needs {} and {} is free \
+             (use a smaller --size, or --dir elsewhere)",
+            base.display(),
+            format_bytes(need),
+            format_bytes(free)
+        );
+    }
+
+    let (file, size, generated) = match &args.file {
+        Some(path) => {
+            let meta = fs::metadata(path).with_context(|| format!("{}", path.display()))?;
+            if !meta.is_file() {
+                bail!("{}: the lab needs a regular file", path.display());
+            }
+            (path.clone(), meta.len(), false)
+        }
+        None => {
+            let path = work.path().join("lab.log");
+            let progress = Progress::new(1, io::stderr().is_terminal());
+            progress.message(&format!("writing {} test file", format_bytes(args.size)));
+            let mut out = File::create(&path).with_context(|| format!("{}", path.display()))?;
+            log::write(&mut out, args.size)
+                .and_then(|_| out.flush())
+                .with_context(|| format!("writing {}", path.display()))?;
+            progress.finish();
+            (path, args.size, true)
+        }
+    };
+    let ctx = Ctx {
+        file: file.clone(),
+        scratch: work.path().to_path_buf(),
+        prefix: args.prefix.min(size),
+        write_lines: args.write_lines,
+        large_write: args.size,
+    };
+    let (file_lines, prefix_lines) = if generated {
+        (log::line_count(size), log::line_count(ctx.prefix))
+    } else {
+        reference_counts(&file, ctx.prefix)?
+    };
+    let plan = Plan {
+        exe: std::env::current_exe().context("cannot find the swath binary to re-run")?,
+        exe_args: vec!["lab".into()],
+        ctx,
+        runs: args.runs as usize,
+        cold: args.cold,
+        file_lines,
+        prefix_lines,
+    };
+
+    let progress = Progress::new(chosen.len() as u64 * args.runs, io::stderr().is_terminal());
+    let mut series = Vec::new();
+    for m in &chosen {
+        series.push(plan.run_series(m, |run| {
+            progress.message(&format!("{} (run {}/{})", m.name, run + 1, args.runs));
+            progress.tick();
+        }));
+    }
+    progress.finish();
+
+    let report = Report {
+        file: if generated { "lab.log".to_string() } else { file.display().to_string() },
+        size,
+        lines: file_lines,
+        generated,
+        cold: args.cold,
+        runs: args.runs as usize,
+        prefix: plan.ctx.prefix,
+        unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        machine: report::machine(),
+        cores: swath::parallel::available_cores(),
+        series,
+    };
+    let mut out = io::stdout().lock();
+    if args.json {
+        out.write_all(report::to_json(&report).as_bytes())?;
+    } else {
+        out.write_all(report::to_table(&report).as_bytes())?;
+    }
+    out.flush()?;
+    if let Some(path) = &args.chart {
+        let mut svg = AtomicFile::create(path)?;
+        svg.write_all(report::to_svg(&report).as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        svg.commit()?;
+    }
+    if args.keep && generated {
+        eprintln!("swath: kept {}", file.display());
+    }
+    drop(work);
+    let failed = report.series.iter().filter(|s| !s.ok()).count();
+    if failed > 0 {
+        eprintln!("swath: {failed} method(s) failed; see the table");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The methods `--only` and `--skip` leave, in report order.
+fn select(only: &[String], skip: &[String]) -> Result<Vec<Method>> {
+    let all = methods::all();
+    let matches = |pat: &str, m: &Method| match pat.strip_suffix('*') {
+        Some(prefix) => m.name.starts_with(prefix),
+        None => m.name == pat,
+    };
+    for pat in only.iter().chain(skip) {
+        if !all.iter().any(|m| matches(pat, m)) {
+            let names: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
+            bail!("no method matches {pat:?}; the methods are: {}", names.join(", "));
+        }
+    }
+    Ok(all
+        .into_iter()
+        .filter(|m| only.is_empty() || only.iter().any(|p| matches(p, m)))
+        .filter(|m| !skip.iter().any(|p| matches(p, m)))
+        .collect())
+}
+
+/// Lines of the user's file by the fastest method (swath's engine on all
+/// cores), and of its prefix by the slow, obvious scalar count.
+fn reference_counts(path: &Path, prefix: u64) -> Result<(u64, u64)> {
+    let mut src = Source::open(path)?;
+    let lines = count_source(&mut src, &CountOptions::default())?.lines();
+    let mut head = Vec::new();
+    File::open(path)?.take(prefix).read_to_end(&mut head)?;
+    let newlines = swath::count::Kernel::Scalar.count(&head, b'\n');
+    let tail = u64::from(head.last().is_some_and(|&b| b != b'\n'));
+    Ok((lines, newlines + tail))
+}
+
+/// The child: run one method once, print its sample line.
+fn run_child(args: &Args, name: &str) -> Result<ExitCode> {
+    let method = methods::find(name).with_context(|| format!("no method called {name:?}"))?;
+    let (Some(file), Some(scratch), Some(expect)) = (&args.file, &args.scratch, args.expect) else {
+        bail!("--run-method needs --file, --scratch and --expect");
+    };
+    let ctx = Ctx {
+        file: file.clone(),
+        scratch: scratch.clone(),
+        prefix: args.prefix,
+        write_lines: args.write_lines,
+        large_write: args.large_write.unwrap_or(args.size),
+    };
+    let sample = measure::measure(&method, &ctx, expect, args.cold).map_err(anyhow::Error::msg)?;
+    println!("{}", sample.to_line());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The lab's working directory, removed at the end (and on Ctrl-C) unless
+/// the generated file is to be kept.
+struct TempDir {
+    path: PathBuf,
+    keep: bool,
+}
+
+impl TempDir {
+    fn create(base: &Path, keep: bool) -> Result<TempDir> {
+        for n in 0..1000u32 {
+            let path = base.join(format!("swath-lab-{}-{n}", std::process::id()));
+            match fs::create_dir(&path) {
+                Ok(()) => {
+                    if !keep {
+                        output::register_temp(&path);
+                    }
+                    return Ok(TempDir { path, keep });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(e).with_context(|| {
+                        format!("cannot create a directory in {}", base.display())
+                    })
+                }
+            }
+        }
+        bail!("cannot create a working directory in {}", base.display())
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if self.keep {
+            // Only the generated file is kept; write runs clean up after
+            // themselves (Method::check removes what they wrote).
+            return;
+        }
+        let _ = fs::remove_dir_all(&self.path);
+        output::unregister_temp(&self.path);
+    }
+}
+
+/// Progress on stderr, only when stderr is a terminal.
+struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    fn new(total: u64, terminal: bool) -> Progress {
+        if !terminal {
+            return Progress(None);
+        }
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} {msg}")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Progress(Some(bar))
+    }
+
+    fn message(&self, msg: &str) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(msg.to_string());
+        }
+    }
+
+    fn tick(&self) {
+        if let Some(bar) = &self.0 {
+            bar.inc(1);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}

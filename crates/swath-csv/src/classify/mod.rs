@@ -1,0 +1,157 @@
+//! Classifying structural bytes, 64 at a time.
+//!
+//! A kernel compares a 64-byte block with up to a handful of needle bytes
+//! (delimiter, quote, `\r`, `\n`, escape) and returns one bit mask per
+//! needle: bit `i` is set when byte `i` equals the needle. The reader turns
+//! those masks into "where is the next interesting byte" with a
+//! trailing-zero count, so a run of plain bytes costs nothing per byte.
+//!
+//! Every vector kernel has the scalar twin beside it that the tests compare
+//! it against; [`Kernel::detect`] picks the best one the CPU has.
+
+mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+/// Bytes per classified block: one bit per byte of a `u64` mask.
+pub const BLOCK: usize = 64;
+
+/// A classifier implementation. Only kernels the CPU supports can be
+/// constructed, so running one is always safe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel(Imp);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Imp {
+    Scalar,
+    #[cfg(target_arch = "x86_64")]
+    Sse2,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernel {
+    /// One byte at a time: the slow, obvious twin.
+    pub fn scalar() -> Kernel {
+        Kernel(Imp::Scalar)
+    }
+
+    /// 16 bytes at a time, when the CPU has SSE2 (every x86_64 CPU).
+    pub fn sse2() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Some(Kernel(Imp::Sse2))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        None
+    }
+
+    /// 32 bytes at a time, when the CPU has AVX2.
+    pub fn avx2() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                return Some(Kernel(Imp::Avx2));
+            }
+            None
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        None
+    }
+
+    /// The fastest kernel this CPU supports.
+    pub fn detect() -> Kernel {
+        Kernel::avx2().or_else(Kernel::sse2).unwrap_or_else(Kernel::scalar)
+    }
+
+    /// Every kernel this CPU can run, slowest first.
+    pub fn available() -> Vec<Kernel> {
+        [Some(Kernel::scalar()), Kernel::sse2(), Kernel::avx2()].into_iter().flatten().collect()
+    }
+
+    /// A short name: `scalar`, `sse2` or `avx2`.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Imp::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Imp::Sse2 => "sse2",
+            #[cfg(target_arch = "x86_64")]
+            Imp::Avx2 => "avx2",
+        }
+    }
+
+    /// One mask per needle over `block`: bit `i` of `out[k]` is set when
+    /// `block[i] == needles[k]`.
+    #[inline]
+    pub fn masks<const N: usize>(self, block: &[u8; BLOCK], needles: &[u8; N]) -> [u64; N] {
+        match self.0 {
+            Imp::Scalar => scalar::masks(block, needles),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            Imp::Sse2 => unsafe { x86_64::masks_sse2(block, needles) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Imp::Avx2` is only built by `Kernel::avx2`, after
+            // checking that the CPU supports AVX2.
+            Imp::Avx2 => unsafe { x86_64::masks_avx2(block, needles) },
+        }
+    }
+
+    /// Like [`masks`](Self::masks) for a block of up to 64 bytes: bits past
+    /// `block.len()` are clear.
+    #[inline]
+    pub fn masks_partial<const N: usize>(self, block: &[u8], needles: &[u8; N]) -> [u64; N] {
+        if let Ok(full) = <&[u8; BLOCK]>::try_from(block) {
+            return self.masks(full, needles);
+        }
+        let n = block.len().min(BLOCK);
+        let mut pad = [0u8; BLOCK];
+        pad[..n].copy_from_slice(&block[..n]);
+        let keep = if n == BLOCK { !0 } else { (1u64 << n) - 1 };
+        let mut out = self.masks(&pad, needles);
+        for m in out.iter_mut() {
+            *m &= keep;
+        }
+        out
+    }
+}
+
+impl Default for Kernel {
+    fn default() -> Kernel {
+        Kernel::detect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kernel_matches_the_scalar_twin() {
+        let mut seed = 0x2545f4914f6cdd1du64;
+        let alphabet = b",\"\r\n\\#a \x00\xff";
+        let mut data = vec![0u8; 4096];
+        for b in data.iter_mut() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            *b = alphabet[(seed % alphabet.len() as u64) as usize];
+        }
+        let needles = [b',', b'"', b'\r', b'\n', b'\\'];
+        for k in Kernel::available() {
+            for lead in 0..BLOCK {
+                for len in [0, 1, 15, 16, 17, 31, 32, 33, 63, 64] {
+                    let block = &data[lead * 7..lead * 7 + len];
+                    assert_eq!(
+                        k.masks_partial(block, &needles),
+                        Kernel::scalar().masks_partial(block, &needles),
+                        "{} lead {lead} len {len}",
+                        k.name()
+                    );
+                }
+            }
+        }
+        // Spot-check the scalar twin itself.
+        let m = Kernel::scalar().masks_partial(b"a,\"\n", &[b',', b'"', b'\n']);
+        assert_eq!(m, [0b10, 0b100, 0b1000]);
+    }
+}

@@ -1,0 +1,57 @@
+//! SSE2 and AVX2 classifiers: compare, then `movemask` one bit per byte.
+
+use std::arch::x86_64::*;
+
+use super::BLOCK;
+
+/// # Safety
+///
+/// The CPU must support SSE2 (every x86_64 CPU does).
+#[target_feature(enable = "sse2")]
+pub(super) unsafe fn masks_sse2<const N: usize>(
+    block: &[u8; BLOCK],
+    needles: &[u8; N],
+) -> [u64; N] {
+    let p = block.as_ptr() as *const __m128i;
+    // SAFETY: `block` is 64 bytes long: four unaligned 16-byte loads.
+    let v = unsafe {
+        [
+            _mm_loadu_si128(p),
+            _mm_loadu_si128(p.add(1)),
+            _mm_loadu_si128(p.add(2)),
+            _mm_loadu_si128(p.add(3)),
+        ]
+    };
+    let mut out = [0u64; N];
+    for (m, &n) in out.iter_mut().zip(needles) {
+        let n = _mm_set1_epi8(n as i8);
+        let mut acc = 0u64;
+        for (j, v) in v.iter().enumerate() {
+            let bits = _mm_movemask_epi8(_mm_cmpeq_epi8(*v, n)) as u32 as u64;
+            acc |= bits << (16 * j);
+        }
+        *m = acc;
+    }
+    out
+}
+
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn masks_avx2<const N: usize>(
+    block: &[u8; BLOCK],
+    needles: &[u8; N],
+) -> [u64; N] {
+    let p = block.as_ptr() as *const __m256i;
+    // SAFETY: `block` is 64 bytes long: two unaligned 32-byte loads.
+    let (lo, hi) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+    let mut out = [0u64; N];
+    for (m, &n) in out.iter_mut().zip(needles) {
+        let n = _mm256_set1_epi8(n as i8);
+        let a = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, n)) as u32 as u64;
+        let b = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, n)) as u32 as u64;
+        *m = a | (b << 32);
+    }
+    out
+}

@@ -1,0 +1,595 @@
+//! The reader: record starts (BOM, empty lines, comments) around the scan
+//! machine, refills, limits, field counts, headers and errors.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use swath::{Buffer, Feed, Source};
+
+use crate::builder::{Config, FieldCount, ReaderBuilder};
+use crate::error::{Error, ErrorKind, Position, Result};
+use crate::record::{OwnedRecord, Record, Span};
+use crate::scan::{Cursor, Machine, Problem, Scan, St, Step};
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A fatal error, remembered so every later call reports it again.
+#[derive(Clone, Copy, Debug)]
+enum Fatal {
+    /// The feed has the I/O error; it is sticky there.
+    Io,
+    TooLarge(usize, Option<Position>),
+    TooMany(usize),
+    Encoding(&'static str),
+}
+
+/// Reads CSV records through one reused buffer, allocating nothing per
+/// record.
+///
+/// ```
+/// use swath_csv::Reader;
+///
+/// let mut rdr = Reader::new(&b"city,pop\nParis,2102650\n\"Rome, IT\",2748109\n"[..]);
+/// let mut total = 0u64;
+/// while let Some(rec) = rdr.next_record()? {
+///     let (_city, pop): (&str, u64) = rec.scan()?;
+///     total += pop;
+/// }
+/// assert_eq!(total, 4850759);
+/// # Ok::<(), swath_csv::Error>(())
+/// ```
+pub struct Reader<R> {
+    feed: Feed<R>,
+    cfg: Config,
+    machine: Machine,
+    cur: Cursor,
+    spans: Vec<Span>,
+    scratch: Vec<u8>,
+    /// Bytes of the last record (terminator included) still to consume.
+    pending: usize,
+    /// Length of the last record's bytes, terminator excluded.
+    rec_len: usize,
+    /// Position of the last record.
+    rec_pos: Position,
+    /// True while the last record can be looked at.
+    has_record: bool,
+    /// Line number of the first unconsumed byte.
+    line: u64,
+    /// Records parsed so far (the header row included).
+    records: u64,
+    /// A record ended with `\r` at the end of a fill: a `\n` first in the
+    /// next fill belongs to that terminator.
+    skip_lf: bool,
+    in_comment: bool,
+    started: bool,
+    headers: Option<OwnedRecord>,
+    headers_read: bool,
+    expected: Option<usize>,
+    fatal: Option<(Fatal, Position)>,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader with the default settings (see [`ReaderBuilder`]).
+    pub fn new(rdr: R) -> Reader<R> {
+        Reader::with_config(rdr, ReaderBuilder::new().config().clone())
+    }
+
+    pub(crate) fn with_config(rdr: R, cfg: Config) -> Reader<R> {
+        let mut buf = Buffer::with_capacity(cfg.capacity);
+        // One byte over the limit tells us a record is too long.
+        buf.set_max_capacity(cfg.max_record.saturating_add(1));
+        let expected = match cfg.fields {
+            FieldCount::Fixed(n) => Some(n),
+            _ => None,
+        };
+        Reader {
+            feed: Feed::new(rdr, buf),
+            machine: Machine::new(&cfg),
+            cfg,
+            cur: Cursor::default(),
+            spans: Vec::new(),
+            scratch: Vec::new(),
+            pending: 0,
+            rec_len: 0,
+            rec_pos: Position::default(),
+            has_record: false,
+            line: 1,
+            records: 0,
+            skip_lf: false,
+            in_comment: false,
+            started: false,
+            headers: None,
+            headers_read: false,
+            expected,
+            fatal: None,
+        }
+    }
+
+    pub(crate) fn set_source_info(&mut self, len: Option<u64>, path: Option<PathBuf>) {
+        self.feed.expect_len(len);
+        self.feed.set_path(path);
+    }
+
+    /// The next record, borrowed from the buffer and valid until the next
+    /// call, or `None` at end of input. With headers on, the header row is
+    /// read first and not returned (see [`headers`](Self::headers)).
+    ///
+    /// # Errors
+    ///
+    /// Recoverable ones (the record is still readable with
+    /// [`record`](Self::record), and the next call goes on):
+    /// [`ErrorKind::FieldCount`], and in strict mode
+    /// [`ErrorKind::BareQuote`], [`ErrorKind::TextAfterQuote`],
+    /// [`ErrorKind::UnterminatedQuote`] (the record is then parsed as the
+    /// lenient mode would). Sticky ones: [`ErrorKind::Io`],
+    /// [`ErrorKind::RecordTooLarge`], [`ErrorKind::TooManyFields`],
+    /// [`ErrorKind::UnsupportedEncoding`].
+    pub fn next_record(&mut self) -> Result<Option<Record<'_>>> {
+        if self.advance()? {
+            Ok(Some(self.record()))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Read the next record into `out`, reusing its allocations. Returns
+    /// false at end of input.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_record`](Self::next_record); after a recoverable error,
+    /// `out` holds the record.
+    pub fn read_into(&mut self, out: &mut OwnedRecord) -> Result<bool> {
+        match self.advance() {
+            Ok(true) => {
+                self.record().copy_into(out);
+                Ok(true)
+            }
+            Ok(false) => Ok(false),
+            Err(e) => {
+                if self.has_record && e.is_recoverable() {
+                    self.record().copy_into(out);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Call `f` with every record until it returns false or input ends.
+    ///
+    /// # Errors
+    ///
+    /// The first error of any kind stops reading and is returned.
+    pub fn for_each_record(&mut self, mut f: impl FnMut(Record<'_>) -> bool) -> Result<()> {
+        while let Some(rec) = self.next_record()? {
+            if !f(rec) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// An iterator of owned records (one allocation per record: the easy
+    /// form; use [`next_record`](Self::next_record) on hot paths).
+    pub fn records(&mut self) -> Records<'_, R> {
+        Records { rdr: self, done: false }
+    }
+
+    /// Like [`records`](Self::records), consuming the reader.
+    pub fn into_records(self) -> IntoRecords<R> {
+        IntoRecords { rdr: self, done: false }
+    }
+
+    /// The header row, reading it first if needed; `None` when headers are
+    /// off or the input is empty.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_record`](Self::next_record), for the header row.
+    pub fn headers(&mut self) -> Result<Option<&OwnedRecord>> {
+        if self.cfg.has_headers && !self.headers_read {
+            self.read_headers()?;
+        }
+        Ok(self.headers.as_ref())
+    }
+
+    /// The column of header `name`, when there are headers and it is one.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.headers.as_ref()?.iter().position(|h| h == name.as_bytes())
+    }
+
+    /// The last record read (also after a recoverable error).
+    ///
+    /// # Panics
+    ///
+    /// Panics when no record has been read, or after end of input or a
+    /// fatal error.
+    pub fn record(&self) -> Record<'_> {
+        assert!(self.has_record, "no current record");
+        Record {
+            data: &self.feed.buffer().data()[..self.rec_len],
+            scratch: &self.scratch,
+            spans: &self.spans,
+            pos: self.rec_pos,
+            headers: self.headers.as_ref(),
+        }
+    }
+
+    /// Where the last record started (byte 0-based; line and record
+    /// 1-based, the header row being record 1). Lines are counted by `\n`,
+    /// as the `csv` crate and `wc -l` do.
+    pub fn position(&self) -> Position {
+        self.rec_pos
+    }
+
+    /// Records parsed so far, the header row included.
+    pub fn records_read(&self) -> u64 {
+        self.records
+    }
+
+    /// The inner reader.
+    pub fn get_ref(&self) -> &R {
+        self.feed.get_ref()
+    }
+
+    /// The input's path, when known.
+    pub fn path(&self) -> Option<&Path> {
+        self.feed.path()
+    }
+
+    fn read_headers(&mut self) -> Result<()> {
+        self.headers_read = true;
+        let res = self.read_one();
+        if self.has_record {
+            let mut h = OwnedRecord::new();
+            self.record().copy_into(&mut h);
+            self.headers = Some(h);
+            // The header row is not a record to hand out.
+            self.has_record = false;
+        }
+        res.map(|_| ())
+    }
+
+    /// Read the next data record; true when one is ready.
+    fn advance(&mut self) -> Result<bool> {
+        if self.cfg.has_headers && !self.headers_read {
+            self.read_headers()?;
+        }
+        self.read_one()
+    }
+
+    /// Read the next record, header or not.
+    fn read_one(&mut self) -> Result<bool> {
+        self.has_record = false;
+        self.feed.buffer_mut().consume(self.pending);
+        self.pending = 0;
+        if let Some(f) = self.fatal {
+            return Err(self.fatal_error(f));
+        }
+        if !self.started {
+            self.start()?;
+        }
+        if !self.skip_to_record()? {
+            return Ok(false);
+        }
+        self.spans.clear();
+        self.scratch.clear();
+        self.records += 1;
+        let start = self.feed.buffer().offset();
+        self.rec_pos = Position::new(start, self.line, self.records);
+        let data = self.feed.buffer().data();
+        if data[0] == b'\n' || data[0] == b'\r' {
+            // An empty line kept as a record of one empty field.
+            self.spans.push(Span::default());
+            return self.finish(Scan::new(), Some(0));
+        }
+        let mut s = Scan::new();
+        loop {
+            let data = self.feed.buffer().data();
+            let step = self.machine.run(
+                &mut s,
+                &mut self.cur,
+                data,
+                start,
+                &mut self.spans,
+                &mut self.scratch,
+            );
+            match step {
+                Step::End(i) => {
+                    if i > self.cfg.max_record {
+                        return Err(self.too_large(&s));
+                    }
+                    return self.finish(s, Some(i));
+                }
+                Step::TooManyFields => {
+                    let f = Fatal::TooMany(self.cfg.max_fields);
+                    return Err(self.set_fatal(f, self.rec_pos));
+                }
+                Step::More => {
+                    if data.len() > self.cfg.max_record {
+                        return Err(self.too_large(&s));
+                    }
+                    if !self.refill()? {
+                        let data = self.feed.buffer().data();
+                        if !s.finish_at_eof(
+                            data,
+                            &mut self.spans,
+                            &mut self.scratch,
+                            self.machine.max_fields,
+                        ) {
+                            let f = Fatal::TooMany(self.cfg.max_fields);
+                            return Err(self.set_fatal(f, self.rec_pos));
+                        }
+                        return self.finish(s, None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Complete a record whose terminator is at `term` (none at end of
+    /// input): account for its bytes and lines, then check it.
+    fn finish(&mut self, s: Scan, term: Option<usize>) -> Result<bool> {
+        let data = self.feed.buffer().data();
+        self.line += s.lines;
+        match term {
+            Some(i) => {
+                self.rec_len = i;
+                self.pending = i + 1;
+                if data[i] == b'\n' {
+                    self.line += 1;
+                } else if let Some(&next) = data.get(i + 1) {
+                    if next == b'\n' {
+                        self.pending += 1;
+                        self.line += 1;
+                    }
+                } else {
+                    self.skip_lf = !self.feed.is_eof();
+                }
+            }
+            None => {
+                self.rec_len = data.len();
+                self.pending = data.len();
+            }
+        }
+        self.has_record = true;
+        if let Some((p, at, lines)) = s.problem {
+            if !self.cfg.lenient {
+                let kind = match p {
+                    Problem::BareQuote => ErrorKind::BareQuote,
+                    Problem::TextAfterQuote => ErrorKind::TextAfterQuote,
+                    Problem::UnterminatedQuote => ErrorKind::UnterminatedQuote,
+                };
+                let pos = Position::new(
+                    self.rec_pos.byte + at as u64,
+                    self.rec_pos.line + lines,
+                    self.rec_pos.record,
+                );
+                return Err(self.locate(Error::new(kind).at(pos).in_record(self.rec_pos)));
+            }
+        }
+        let got = self.spans.len();
+        match self.cfg.fields {
+            FieldCount::Any => {}
+            _ => match self.expected {
+                None => self.expected = Some(got),
+                Some(expected) if expected != got => {
+                    let err = Error::new(ErrorKind::FieldCount { expected, got })
+                        .at(self.rec_pos)
+                        .in_record(self.rec_pos);
+                    return Err(self.locate(err));
+                }
+                Some(_) => {}
+            },
+        }
+        Ok(true)
+    }
+
+    /// Once, at the start: strip a UTF-8 BOM however the input is chunked,
+    /// and (strict mode) refuse UTF-16/32.
+    fn start(&mut self) -> Result<()> {
+        while self.feed.buffer().len() < 4 && self.refill()? {}
+        self.started = true;
+        let data = self.feed.buffer().data();
+        if data.starts_with(BOM) {
+            self.feed.buffer_mut().consume(BOM.len());
+            return Ok(());
+        }
+        if self.cfg.lenient {
+            return Ok(());
+        }
+        let enc = if data.starts_with(b"\xFF\xFE\0\0") {
+            "UTF-32LE"
+        } else if data.starts_with(b"\0\0\xFE\xFF") {
+            "UTF-32BE"
+        } else if data.starts_with(b"\xFF\xFE") {
+            "UTF-16LE"
+        } else if data.starts_with(b"\xFE\xFF") {
+            "UTF-16BE"
+        } else {
+            return Ok(());
+        };
+        Err(self.set_fatal(Fatal::Encoding(enc), Position::new(0, 1, 0)))
+    }
+
+    /// Skip empty lines (unless kept) and comment lines. False at end of
+    /// input; true when the buffer starts with a record.
+    fn skip_to_record(&mut self) -> Result<bool> {
+        loop {
+            let data = self.feed.buffer().data();
+            if self.in_comment {
+                // A comment ends at `\n` or `\r` (the csv crate: `\n` only,
+                // BAD-INPUTS A3.2).
+                match memchr::memchr2(b'\n', b'\r', data) {
+                    Some(i) => {
+                        self.in_comment = false;
+                        if data[i] == b'\n' {
+                            self.line += 1;
+                        } else {
+                            self.skip_lf = true;
+                        }
+                        self.feed.buffer_mut().consume(i + 1);
+                    }
+                    None => {
+                        self.feed.buffer_mut().clear();
+                        // End of input inside a comment: no record (the csv
+                        // crate makes a spurious `[""]`, A3.1).
+                        if !self.refill()? {
+                            return Ok(false);
+                        }
+                    }
+                }
+                continue;
+            }
+            let Some(&b) = data.first() else {
+                if !self.refill()? {
+                    return Ok(false);
+                }
+                continue;
+            };
+            if self.skip_lf {
+                self.skip_lf = false;
+                if b == b'\n' {
+                    self.line += 1;
+                    self.feed.buffer_mut().consume(1);
+                    continue;
+                }
+            }
+            if b == b'\n' || b == b'\r' {
+                if !self.cfg.skip_empty_lines {
+                    return Ok(true);
+                }
+                let n = data.iter().position(|&c| c != b'\n' && c != b'\r').unwrap_or(data.len());
+                self.line += swath::count::count_byte(&data[..n], b'\n');
+                self.feed.buffer_mut().consume(n);
+                continue;
+            }
+            if Some(b) == self.cfg.comment {
+                self.in_comment = true;
+                continue;
+            }
+            return Ok(true);
+        }
+    }
+
+    /// Read more input (the cached masks are stale after). False at end.
+    fn refill(&mut self) -> Result<bool> {
+        self.cur.invalidate();
+        match self.feed.refill(self.line) {
+            Ok(more) => Ok(more),
+            Err(e) => {
+                self.fatal = Some((Fatal::Io, Position::default()));
+                Err(Error::from(e).in_record(self.rec_pos))
+            }
+        }
+    }
+
+    fn too_large(&mut self, s: &Scan) -> Error {
+        let open = matches!(s.st, St::Quoted | St::Escaped).then(|| {
+            let (at, lines) = s.quote_open;
+            Position::new(
+                self.rec_pos.byte + at as u64,
+                self.rec_pos.line + lines,
+                self.rec_pos.record,
+            )
+        });
+        self.set_fatal(Fatal::TooLarge(self.cfg.max_record, open), self.rec_pos)
+    }
+
+    fn set_fatal(&mut self, f: Fatal, pos: Position) -> Error {
+        self.fatal = Some((f, pos));
+        self.has_record = false;
+        self.fatal_error((f, pos))
+    }
+
+    fn fatal_error(&mut self, (f, pos): (Fatal, Position)) -> Error {
+        let kind = match f {
+            Fatal::Io => {
+                return match self.feed.refill(self.line) {
+                    Err(e) => Error::from(e),
+                    Ok(_) => {
+                        Error::from(std::io::Error::other("reading stopped after an I/O error"))
+                    }
+                };
+            }
+            Fatal::TooLarge(limit, open_quote) => ErrorKind::RecordTooLarge { limit, open_quote },
+            Fatal::TooMany(limit) => ErrorKind::TooManyFields { limit },
+            Fatal::Encoding(enc) => ErrorKind::UnsupportedEncoding(enc),
+        };
+        self.locate(Error::new(kind).at(pos).in_record(pos))
+    }
+
+    fn locate(&self, err: Error) -> Error {
+        match self.feed.path() {
+            Some(p) => err.with_path(p),
+            None => err,
+        }
+    }
+}
+
+impl Reader<Source> {
+    /// Open `path` (`-` for stdin) with the default settings.
+    ///
+    /// # Errors
+    ///
+    /// The open error, with the path.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Reader<Source>> {
+        ReaderBuilder::new().from_path(path)
+    }
+}
+
+impl<R> std::fmt::Debug for Reader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("feed", &self.feed)
+            .field("line", &self.line)
+            .field("records", &self.records)
+            .finish()
+    }
+}
+
+/// Owned records from a borrowed reader; see [`Reader::records`].
+/// It ends after a fatal error.
+pub struct Records<'a, R> {
+    rdr: &'a mut Reader<R>,
+    done: bool,
+}
+
+fn next_owned<R: Read>(rdr: &mut Reader<R>, done: &mut bool) -> Option<Result<OwnedRecord>> {
+    if *done {
+        return None;
+    }
+    let mut out = OwnedRecord::new();
+    match rdr.read_into(&mut out) {
+        Ok(true) => Some(Ok(out)),
+        Ok(false) => {
+            *done = true;
+            None
+        }
+        Err(e) => {
+            *done = !e.is_recoverable();
+            Some(Err(e))
+        }
+    }
+}
+
+impl<R: Read> Iterator for Records<'_, R> {
+    type Item = Result<OwnedRecord>;
+    fn next(&mut self) -> Option<Result<OwnedRecord>> {
+        next_owned(self.rdr, &mut self.done)
+    }
+}
+
+/// Owned records from an owned reader; see [`Reader::into_records`].
+/// It ends after a fatal error.
+pub struct IntoRecords<R> {
+    rdr: Reader<R>,
+    done: bool,
+}
+
+impl<R: Read> Iterator for IntoRecords<R> {
+    type Item = Result<OwnedRecord>;
+    fn next(&mut self) -> Option<Result<OwnedRecord>> {
+        next_owned(&mut self.rdr, &mut self.done)
+    }
+}

@@ -1,0 +1,335 @@
+//! The record state machine: csv-core's reading automaton, driven by
+//! classifier masks so that plain bytes are skipped 64 at a time.
+//!
+//! The states are csv-core's NFA states folded together: `Field` is
+//! `StartField` + `InField` (a field is at its start when the position is
+//! its first byte), `Quoted` is `InQuotedField`, `AfterQuote` is
+//! `InDoubleEscapedQuote` and `Escaped` is `InEscapedQuote`. The record
+//! start states (terminators, comments, BOM) are handled by the reader,
+//! outside this hot loop. The machine never looks at a byte twice and keeps
+//! its state across buffer refills, so a record spanning many refills costs
+//! O(its length).
+
+use crate::builder::Config;
+use crate::classify::{Kernel, BLOCK};
+use crate::record::{Span, SCRATCH};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum St {
+    Field,
+    Quoted,
+    AfterQuote,
+    Escaped,
+}
+
+/// A strict-mode problem found while scanning (reading goes on leniently).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Problem {
+    BareQuote,
+    TextAfterQuote,
+    UnterminatedQuote,
+}
+
+/// How a scan stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The record ends before the terminator byte at this index.
+    End(usize),
+    /// All bytes were consumed; the record goes on.
+    More,
+    /// The record has more fields than allowed.
+    TooManyFields,
+}
+
+/// The scan state of one record, relative to its first byte. It survives
+/// buffer refills because the reader never consumes a partial record.
+#[derive(Clone, Debug)]
+pub(crate) struct Scan {
+    pub(crate) st: St,
+    /// Next byte to examine.
+    pub(crate) pos: usize,
+    /// First byte of the current field (its opening quote, if quoted).
+    field_start: usize,
+    /// Start of the current field's pending content segment.
+    seg: usize,
+    /// The closing quote of the current quoted field, in `AfterQuote`.
+    close: usize,
+    /// Where in the scratch buffer the current field starts, once it needs
+    /// unescaping.
+    scratch_from: Option<usize>,
+    /// The opening quote of the current quoted field, and the number of
+    /// `\n` seen before it.
+    pub(crate) quote_open: (usize, u64),
+    /// `\n` bytes seen inside the record so far.
+    pub(crate) lines: u64,
+    /// The first strict-mode problem: what, where, `\n` before it.
+    pub(crate) problem: Option<(Problem, usize, u64)>,
+}
+
+impl Scan {
+    pub(crate) fn new() -> Scan {
+        Scan {
+            st: St::Field,
+            pos: 0,
+            field_start: 0,
+            seg: 0,
+            close: 0,
+            scratch_from: None,
+            quote_open: (0, 0),
+            lines: 0,
+            problem: None,
+        }
+    }
+
+    fn note(&mut self, p: Problem, at: usize) {
+        if self.problem.is_none() {
+            self.problem = Some((p, at, self.lines));
+        }
+    }
+
+    /// Start unescaping the current field: copy its pending segment (up to
+    /// `upto`) into scratch.
+    #[inline]
+    fn to_scratch(&mut self, data: &[u8], upto: usize, scratch: &mut Vec<u8>) {
+        if self.scratch_from.is_none() {
+            self.scratch_from = Some(scratch.len());
+        }
+        scratch.extend_from_slice(&data[self.seg..upto]);
+    }
+
+    /// End the current field at `end`; false when it would be one too many.
+    #[inline]
+    fn push(
+        &mut self,
+        data: &[u8],
+        end: usize,
+        spans: &mut Vec<Span>,
+        scratch: &mut Vec<u8>,
+        max: usize,
+    ) -> bool {
+        if spans.len() >= max {
+            return false;
+        }
+        let span = match self.scratch_from.take() {
+            None => Span { start: self.seg, end },
+            Some(from) => {
+                scratch.extend_from_slice(&data[self.seg..end]);
+                Span { start: from | SCRATCH, end: scratch.len() }
+            }
+        };
+        spans.push(span);
+        true
+    }
+
+    fn start_field(&mut self, at: usize) {
+        self.st = St::Field;
+        self.pos = at;
+        self.field_start = at;
+        self.seg = at;
+    }
+
+    /// End the record at end of input: whatever is open is closed.
+    pub(crate) fn finish_at_eof(
+        &mut self,
+        data: &[u8],
+        spans: &mut Vec<Span>,
+        scratch: &mut Vec<u8>,
+        max: usize,
+    ) -> bool {
+        let end = match self.st {
+            St::Field => data.len(),
+            St::Quoted | St::Escaped => {
+                let (at, lines) = self.quote_open;
+                if self.problem.is_none() {
+                    self.problem = Some((Problem::UnterminatedQuote, at, lines));
+                }
+                data.len()
+            }
+            St::AfterQuote => self.close,
+        };
+        self.push(data, end, spans, scratch, max)
+    }
+}
+
+/// Cached masks of one 64-byte block, addressed by absolute input offset so
+/// that they stay valid from one record to the next until the buffer is
+/// refilled (which may move its bytes).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Cursor {
+    base: u64,
+    len: usize,
+    /// Delimiter, quote, `\r`, `\n`: what ends or opens things outside quotes.
+    outside: u64,
+    /// Quote, escape, `\n`: what matters inside quotes (`\n` for line numbers).
+    inside: u64,
+}
+
+impl Cursor {
+    pub(crate) fn invalidate(&mut self) {
+        self.len = 0;
+    }
+
+    /// The index of the next byte at or after `pos` that matters in the
+    /// given state, or `None` when there is none in `data`.
+    #[inline]
+    fn next(
+        &mut self,
+        m: &Machine,
+        data: &[u8],
+        off: u64,
+        mut pos: usize,
+        quoted: bool,
+    ) -> Option<usize> {
+        loop {
+            let abs = off + pos as u64;
+            if abs < self.base || abs >= self.base + self.len as u64 {
+                if pos >= data.len() {
+                    return None;
+                }
+                let end = data.len().min(pos + BLOCK);
+                let [d, q, cr, lf, e] = m.kernel.masks_partial(&data[pos..end], &m.needles);
+                self.outside = d | q | cr | lf;
+                self.inside = q | e | lf;
+                self.base = abs;
+                self.len = end - pos;
+            }
+            let shift = (abs - self.base) as u32;
+            let mask = if quoted { self.inside } else { self.outside } >> shift;
+            if mask != 0 {
+                return Some(pos + mask.trailing_zeros() as usize);
+            }
+            pos += self.len - shift as usize;
+        }
+    }
+}
+
+/// What the hot loop needs from the configuration, laid out flat.
+#[derive(Clone, Debug)]
+pub(crate) struct Machine {
+    kernel: Kernel,
+    /// Delimiter, quote (or `\n` when quoting is off), `\r`, `\n`, escape
+    /// (or the quote when there is none).
+    needles: [u8; 5],
+    delim: u8,
+    quote: u8,
+    double_quote: bool,
+    pub(crate) max_fields: usize,
+}
+
+impl Machine {
+    pub(crate) fn new(cfg: &Config) -> Machine {
+        let quote = if cfg.quoting { cfg.quote } else { b'\n' };
+        let escape = cfg.escape.filter(|_| cfg.quoting).unwrap_or(quote);
+        Machine {
+            kernel: cfg.kernel,
+            needles: [cfg.delim, quote, b'\r', b'\n', escape],
+            delim: cfg.delim,
+            quote,
+            double_quote: cfg.double_quote,
+            max_fields: cfg.max_fields,
+        }
+    }
+
+    /// Run the machine over `data` (the record's bytes so far; `off` is the
+    /// absolute offset of `data[0]`) from `s.pos` on.
+    #[inline]
+    pub(crate) fn run(
+        &self,
+        s: &mut Scan,
+        cur: &mut Cursor,
+        data: &[u8],
+        off: u64,
+        spans: &mut Vec<Span>,
+        scratch: &mut Vec<u8>,
+    ) -> Step {
+        loop {
+            match s.st {
+                St::Field => {
+                    let Some(i) = cur.next(self, data, off, s.pos, false) else {
+                        s.pos = data.len();
+                        return Step::More;
+                    };
+                    let b = data[i];
+                    if b == self.delim {
+                        if !s.push(data, i, spans, scratch, self.max_fields) {
+                            return Step::TooManyFields;
+                        }
+                        s.start_field(i + 1);
+                    } else if b == b'\n' || b == b'\r' {
+                        if !s.push(data, i, spans, scratch, self.max_fields) {
+                            return Step::TooManyFields;
+                        }
+                        return Step::End(i);
+                    } else {
+                        // The quote: special only as a field's first byte.
+                        if i == s.field_start {
+                            s.st = St::Quoted;
+                            s.quote_open = (i, s.lines);
+                            s.seg = i + 1;
+                        } else {
+                            s.note(Problem::BareQuote, i);
+                        }
+                        s.pos = i + 1;
+                    }
+                }
+                St::Quoted => {
+                    let Some(i) = cur.next(self, data, off, s.pos, true) else {
+                        s.pos = data.len();
+                        return Step::More;
+                    };
+                    let b = data[i];
+                    if b == self.quote {
+                        s.close = i;
+                        s.st = St::AfterQuote;
+                    } else if b == b'\n' {
+                        s.lines += 1;
+                    } else {
+                        // The escape byte: drop it, keep the next byte.
+                        s.to_scratch(data, i, scratch);
+                        s.seg = i + 1;
+                        s.st = St::Escaped;
+                    }
+                    s.pos = i + 1;
+                }
+                St::Escaped => {
+                    let Some(&b) = data.get(s.pos) else {
+                        return Step::More;
+                    };
+                    s.lines += u64::from(b == b'\n');
+                    s.pos += 1;
+                    s.st = St::Quoted;
+                }
+                St::AfterQuote => {
+                    let i = s.pos;
+                    let Some(&b) = data.get(i) else {
+                        return Step::More;
+                    };
+                    if b == self.quote && self.double_quote {
+                        // `""`: keep the second quote as data.
+                        s.to_scratch(data, s.close, scratch);
+                        s.seg = i;
+                        s.st = St::Quoted;
+                        s.pos = i + 1;
+                    } else if b == self.delim {
+                        if !s.push(data, s.close, spans, scratch, self.max_fields) {
+                            return Step::TooManyFields;
+                        }
+                        s.start_field(i + 1);
+                    } else if b == b'\n' || b == b'\r' {
+                        if !s.push(data, s.close, spans, scratch, self.max_fields) {
+                            return Step::TooManyFields;
+                        }
+                        return Step::End(i);
+                    } else {
+                        // As csv-core: drop the closing quote, go on unquoted.
+                        s.note(Problem::TextAfterQuote, i);
+                        s.to_scratch(data, s.close, scratch);
+                        s.seg = i;
+                        s.st = St::Field;
+                        s.pos = i;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Shared by the integration tests: an input that returns at most `n`
+//! bytes per `read`, and a way to collect everything a reader returns.
+
+#![allow(dead_code)]
+
+use std::io::{self, Read};
+
+use swath_csv::{ErrorKind, Reader};
+
+/// Returns at most `chunk` bytes per `read`, so every buffer seam runs.
+pub struct Chunked<'a> {
+    pub data: &'a [u8],
+    pub chunk: usize,
+}
+
+impl Read for Chunked<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.data.len().min(self.chunk).min(out.len());
+        out[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// One record as read: its fields, and the field-count mismatch reported
+/// with it (expected, got), if any.
+pub type Outcome = (Vec<Vec<u8>>, Option<(usize, usize)>);
+
+/// Every record, or the first error that is not a field count mismatch
+/// (rendered as its kind name and byte position).
+pub fn collect<R: Read>(rdr: &mut Reader<R>) -> Result<Vec<Outcome>, (String, u64)> {
+    let mut out = Vec::new();
+    loop {
+        match rdr.next_record() {
+            Ok(Some(r)) => out.push((r.iter().map(<[u8]>::to_vec).collect(), None)),
+            Ok(None) => return Ok(out),
+            Err(e) => match e.kind() {
+                ErrorKind::FieldCount { expected, got } => {
+                    let r = rdr.record();
+                    out.push((r.iter().map(<[u8]>::to_vec).collect(), Some((*expected, *got))));
+                }
+                k => {
+                    let name = format!("{k:?}");
+                    let name = name.split([' ', '(', '{']).next().unwrap().to_string();
+                    return Err((name, e.position().map_or(u64::MAX, |p| p.byte)));
+                }
+            },
+        }
+    }
+}

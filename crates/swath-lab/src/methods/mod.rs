@@ -1,0 +1,337 @@
+//! Every way of reading (and writing) a file that the lab measures.
+//!
+//! A [`Method`] runs once over a [`Ctx`] and returns an [`Outcome`]; the
+//! runner times [`Method::run`] alone, then calls [`Method::check`] (not
+//! timed) for the count the method really produced, which must equal the
+//! expected one: a fast wrong method cannot win.
+//!
+//! CSV methods (a `Vec<String>` per record vs swath's borrowed records vs
+//! the typed scan) belong in a `csv.rs` beside these, as a new [`Kind`],
+//! once `swath-csv` has its reader; they are not here yet.
+
+mod bytes;
+mod counted;
+mod map;
+mod read;
+mod threads;
+mod write;
+
+use std::io;
+use std::path::PathBuf;
+
+pub use counted::Counted;
+
+/// What a method's answer is checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Lines of the whole file.
+    Read,
+    /// Lines of the first [`Ctx::prefix`] bytes (the slow 1-byte methods).
+    Prefix,
+    /// Lines it was asked to write, read back from what it wrote.
+    Write,
+}
+
+/// How many threads a parallel method uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    /// One per core.
+    Cores,
+    /// A fixed number.
+    Fixed(usize),
+}
+
+impl Threads {
+    /// The number of threads on this machine.
+    pub fn count(self) -> usize {
+        match self {
+            Threads::Cores => swath::parallel::available_cores(),
+            Threads::Fixed(n) => n.max(1),
+        }
+    }
+}
+
+/// The ways, each with what it varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Way {
+    /// `File::read` into one reused buffer of `size` bytes; `aligned`: on a
+    /// page boundary, else a plain `Vec` (malloc's alignment).
+    Read {
+        /// Buffer size.
+        size: usize,
+        /// Page-aligned (`true`) or a `Vec` (`false`).
+        aligned: bool,
+    },
+    /// `BufReader` (8 KiB) + `read_until` into one reused `Vec`.
+    ReadUntil,
+    /// `BufRead::lines()`: a `String` per line.
+    Lines,
+    /// `fs::read` of the whole file.
+    FsRead,
+    /// One memory map, counted on one thread.
+    Mmap,
+    /// One memory map, split over threads.
+    MmapParallel(Threads),
+    /// Threads, each `pread`ing its own byte range.
+    Pread(Threads),
+    /// `swath::LineReader`, line by line.
+    SwathLines,
+    /// `swath::count_source`, the engine of `swath count`.
+    SwathCount,
+    /// 1-byte `read` calls straight on the file.
+    ByteUnbuffered,
+    /// 1-byte `read` calls on a `BufReader`.
+    ByteBufReader,
+    /// One `write` per line, no buffer.
+    WriteUnbuffered,
+    /// Lines through `BufWriter` (8 KiB).
+    WriteBufWriter {
+        /// The large run (the lab's size) instead of 100,000 lines.
+        large: bool,
+    },
+    /// Lines into a page-aligned 256 KiB buffer written when full.
+    WriteSwath {
+        /// The large run (the lab's size) instead of 100,000 lines.
+        large: bool,
+    },
+}
+
+/// What a method is run on.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    /// The file to read.
+    pub file: PathBuf,
+    /// A directory where write methods may put their output.
+    pub scratch: PathBuf,
+    /// Bytes read by the 1-byte methods (from the start of the file).
+    pub prefix: u64,
+    /// Lines written by the small write methods.
+    pub write_lines: u64,
+    /// Bytes written by the large write methods (whole lines, rounded down).
+    pub large_write: u64,
+}
+
+/// What one run of a method did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Lines found (or written).
+    pub lines: u64,
+    /// Bytes read (or written).
+    pub bytes: u64,
+    /// `read`/`write` calls made, where the method can count them.
+    pub syscalls: Option<u64>,
+    /// Offset of the buffer from a page boundary, for buffer methods.
+    pub buf_offset: Option<u64>,
+}
+
+/// One way of reading or writing, with its name in the report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Method {
+    /// Short name (`read-256K`, `mmap`, ...), as `--only` takes it.
+    pub name: String,
+    /// How it reads or writes.
+    pub way: Way,
+    /// What its answer is checked against.
+    pub kind: Kind,
+    /// One line for people.
+    pub about: String,
+}
+
+/// The buffer sizes of the `read-*` methods.
+pub const READ_SIZES: [usize; 6] = [512, 4 << 10, 32 << 10, 256 << 10, 1 << 20, 8 << 20];
+
+/// The line the write methods write (seed 001).
+pub const WRITE_LINE: &[u8] = b"some text!\n";
+
+/// `512B`, `4K`, `1M`: a buffer size as a method name part.
+pub fn size_label(n: usize) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 {
+        format!("{}M", n >> 20)
+    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+        format!("{}K", n >> 10)
+    } else {
+        format!("{n}B")
+    }
+}
+
+/// Every method, in report order.
+pub fn all() -> Vec<Method> {
+    let mut v = Vec::new();
+    let mut add = |name: String, way: Way, kind: Kind, about: String| {
+        v.push(Method { name, way, kind, about })
+    };
+    for size in READ_SIZES {
+        let l = size_label(size);
+        let way = Way::Read { size, aligned: true };
+        let about = format!("File::read into a reused page-aligned {l} buffer");
+        add(format!("read-{l}"), way, Kind::Read, about);
+    }
+    for size in [256 << 10, 1 << 20] {
+        let l = size_label(size);
+        let way = Way::Read { size, aligned: false };
+        let about = format!("File::read into a reused {l} Vec (malloc's alignment)");
+        add(format!("read-{l}-vec"), way, Kind::Read, about);
+    }
+    let rows: [(&str, Way, Kind, &str); 9] = [
+        ("read-until", Way::ReadUntil, Kind::Read, "BufReader + read_until into a reused Vec"),
+        ("lines", Way::Lines, Kind::Read, "BufRead::lines(): a String per line"),
+        ("fs-read", Way::FsRead, Kind::Read, "fs::read of the whole file, then count"),
+        ("mmap", Way::Mmap, Kind::Read, "mmap, counted on one thread"),
+        ("mmap-par", Way::MmapParallel(Threads::Cores), Kind::Read, "mmap, split over all cores"),
+        (
+            "pread-cores",
+            Way::Pread(Threads::Cores),
+            Kind::Read,
+            "pread over ranges, one thread per core",
+        ),
+        (
+            "pread-10",
+            Way::Pread(Threads::Fixed(10)),
+            Kind::Read,
+            "pread over ranges, 10 threads (the seed's)",
+        ),
+        ("swath-lines", Way::SwathLines, Kind::Read, "swath::LineReader, next_line()"),
+        ("swath-count", Way::SwathCount, Kind::Read, "swath::count_source (swath count's engine)"),
+    ];
+    for (name, way, kind, about) in rows {
+        add(name.to_string(), way, kind, about.to_string());
+    }
+    let rows: [(&str, Way, Kind, &str); 7] = [
+        ("byte-read", Way::ByteUnbuffered, Kind::Prefix, "1-byte File::read, unbuffered"),
+        ("byte-bufreader", Way::ByteBufReader, Kind::Prefix, "1-byte read through BufReader"),
+        ("write-unbuffered", Way::WriteUnbuffered, Kind::Write, "one write per line, no buffer"),
+        (
+            "write-bufwriter",
+            Way::WriteBufWriter { large: false },
+            Kind::Write,
+            "lines through BufWriter (8 KiB)",
+        ),
+        (
+            "write-swath",
+            Way::WriteSwath { large: false },
+            Kind::Write,
+            "lines into a page-aligned 256 KiB buffer",
+        ),
+        (
+            "write-large-bufwriter",
+            Way::WriteBufWriter { large: true },
+            Kind::Write,
+            "the large run through BufWriter",
+        ),
+        (
+            "write-large-swath",
+            Way::WriteSwath { large: true },
+            Kind::Write,
+            "the large run through a 256 KiB aligned buffer",
+        ),
+    ];
+    for (name, way, kind, about) in rows {
+        add(name.to_string(), way, kind, about.to_string());
+    }
+    v
+}
+
+/// The method called `name`.
+pub fn find(name: &str) -> Option<Method> {
+    all().into_iter().find(|m| m.name == name)
+}
+
+impl Method {
+    /// Run once: the part the lab times.
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error of the method.
+    pub fn run(&self, ctx: &Ctx) -> io::Result<Outcome> {
+        match self.way {
+            Way::Read { size, aligned } => read::read_buf(&ctx.file, size, aligned),
+            Way::ReadUntil => read::read_until(&ctx.file),
+            Way::Lines => read::lines(&ctx.file),
+            Way::FsRead => read::fs_read(&ctx.file),
+            Way::SwathLines => read::swath_lines(&ctx.file),
+            Way::SwathCount => read::swath_count(&ctx.file),
+            Way::Mmap => map::mmap(&ctx.file),
+            Way::MmapParallel(t) => map::mmap_parallel(&ctx.file, t.count()),
+            Way::Pread(t) => threads::pread(&ctx.file, t.count()),
+            Way::ByteUnbuffered => bytes::unbuffered(&ctx.file, ctx.prefix),
+            Way::ByteBufReader => bytes::buffered(&ctx.file, ctx.prefix),
+            Way::WriteUnbuffered => write::unbuffered(&self.out_path(ctx), ctx.write_lines),
+            Way::WriteBufWriter { large } => {
+                write::bufwriter(&self.out_path(ctx), self.write_count(ctx, large))
+            }
+            Way::WriteSwath { large } => {
+                write::swath(&self.out_path(ctx), self.write_count(ctx, large))
+            }
+        }
+    }
+
+    /// After the timed run: the count to check. For readers it is the count
+    /// they found; for writers, the lines read back from what they wrote
+    /// (and the file is removed).
+    ///
+    /// # Errors
+    ///
+    /// When a written file cannot be read back or is not the size written.
+    pub fn check(&self, ctx: &Ctx, outcome: &Outcome) -> io::Result<u64> {
+        if self.kind != Kind::Write {
+            return Ok(outcome.lines);
+        }
+        let path = self.out_path(ctx);
+        let found = write::read_back(&path, outcome.bytes);
+        let _ = std::fs::remove_file(&path);
+        found
+    }
+
+    /// The lines this method must find, given the file's and the prefix's.
+    pub fn expected(&self, ctx: &Ctx, file_lines: u64, prefix_lines: u64) -> u64 {
+        match (self.kind, self.way) {
+            (Kind::Read, _) => file_lines,
+            (Kind::Prefix, _) => prefix_lines,
+            (Kind::Write, Way::WriteBufWriter { large } | Way::WriteSwath { large }) => {
+                self.write_count(ctx, large)
+            }
+            (Kind::Write, _) => ctx.write_lines,
+        }
+    }
+
+    fn write_count(&self, ctx: &Ctx, large: bool) -> u64 {
+        if large {
+            ctx.large_write / WRITE_LINE.len() as u64
+        } else {
+            ctx.write_lines
+        }
+    }
+
+    fn out_path(&self, ctx: &Ctx) -> PathBuf {
+        ctx.scratch.join(format!("{}.out", self.name))
+    }
+
+    /// True for a `read-*` method whose buffer size is the variable.
+    pub fn buffer(&self) -> Option<(usize, bool)> {
+        match self.way {
+            Way::Read { size, aligned } => Some((size, aligned)),
+            _ => None,
+        }
+    }
+}
+
+fn to_io(err: swath::Error) -> io::Error {
+    io::Error::other(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_findable() {
+        let all = all();
+        for m in &all {
+            assert_eq!(all.iter().filter(|o| o.name == m.name).count(), 1, "{}", m.name);
+            assert_eq!(find(&m.name).as_ref(), Some(m));
+        }
+        assert!(find("nope").is_none());
+        assert_eq!(size_label(512), "512B");
+        assert_eq!(size_label(8 << 20), "8M");
+    }
+}

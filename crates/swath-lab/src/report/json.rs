@@ -1,0 +1,147 @@
+//! One JSON document for programs. Written by hand: the shape is flat and
+//! fixed, and the lab then needs no serialisation library.
+
+use std::fmt::Write;
+
+use super::{recipes, Report};
+use crate::methods::Kind;
+
+/// A JSON string literal.
+pub fn string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number; NaN and infinities (which JSON lacks) become `null`.
+fn num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".into()
+    }
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or("null".into(), |v| v.to_string())
+}
+
+/// The whole report as one JSON document (one line, newline-terminated).
+pub fn to_json(r: &Report) -> String {
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "{{\"tool\":\"swath lab\",\"version\":{},\"date\":{},\"unix_time\":{},\"machine\":{},\
+         \"cores\":{},\"file\":{},\"size\":{},\"lines\":{},\"generated\":{},\"cache\":{},\
+         \"runs\":{},\"prefix\":{},\"methods\":[",
+        string(env!("CARGO_PKG_VERSION")),
+        string(&r.date()),
+        r.unix_time,
+        string(&r.machine),
+        r.cores,
+        string(&r.file),
+        r.size,
+        r.lines,
+        r.generated,
+        string(if r.cold { "cold" } else { "warm" }),
+        r.runs,
+        r.prefix,
+    );
+    for (i, s) in r.series.iter().enumerate() {
+        if i > 0 {
+            o.push(',');
+        }
+        let kind = match s.method.kind {
+            Kind::Read => "read",
+            Kind::Prefix => "prefix",
+            Kind::Write => "write",
+        };
+        let (size, aligned) = s.method.buffer().map_or((None, None), |(n, a)| (Some(n), Some(a)));
+        let _ = write!(
+            o,
+            "{{\"name\":{},\"about\":{},\"kind\":\"{kind}\",\"buffer_size\":{},\"aligned\":{},\
+             \"ok\":{},\"error\":{},",
+            string(&s.method.name),
+            string(&s.method.about),
+            opt(size),
+            opt(aligned),
+            s.ok(),
+            s.error.as_deref().map_or("null".into(), string),
+        );
+        match s.figures() {
+            Some(f) => {
+                let _ = write!(
+                    o,
+                    "\"secs\":{{\"median\":{},\"min\":{},\"max\":{}}},\"gbps\":{},\"bytes\":{},\
+                     \"lines\":{},\"allocated\":{},\"allocations\":{},\"heap_peak\":{},\
+                     \"peak_rss\":{},\"user\":{},\"sys\":{},\"faults\":{},\"major_faults\":{},\
+                     \"syscalls\":{},\"residency\":{},\"buf_offset\":{},",
+                    num(f.secs.0),
+                    num(f.secs.1),
+                    num(f.secs.2),
+                    num(f.gbps),
+                    f.bytes,
+                    f.lines,
+                    f.allocated,
+                    f.allocations,
+                    f.heap_peak,
+                    f.max_rss,
+                    num(f.user),
+                    num(f.sys),
+                    f.faults,
+                    f.major_faults,
+                    opt(f.syscalls),
+                    f.residency.map_or("null".into(), num),
+                    opt(f.buf_offset),
+                );
+            }
+            None => o.push_str("\"secs\":null,\"gbps\":null,"),
+        }
+        o.push_str("\"samples\":[");
+        for (j, x) in s.samples.iter().enumerate() {
+            if j > 0 {
+                o.push(',');
+            }
+            let _ = write!(
+                o,
+                "{{\"secs\":{},\"allocated\":{},\"allocations\":{},\"peak_rss\":{},\"user\":{},\
+                 \"sys\":{},\"minor_faults\":{},\"major_faults\":{},\"syscalls\":{},\
+                 \"residency\":{}}}",
+                num(x.secs),
+                x.allocated,
+                x.allocations,
+                x.max_rss,
+                num(x.user),
+                num(x.sys),
+                x.minor_faults,
+                x.major_faults,
+                opt(x.syscalls),
+                x.residency.map_or("null".into(), num),
+            );
+        }
+        o.push_str("]}");
+    }
+    o.push_str("],\"recipes\":[");
+    for (i, line) in recipes(r).iter().enumerate() {
+        if i > 0 {
+            o.push(',');
+        }
+        o.push_str(&string(line));
+    }
+    o.push_str("]}\n");
+    o
+}

@@ -1,0 +1,192 @@
+//! The advice the measurements support, computed from them: each recipe
+//! appears only when the methods it compares ran and were right.
+
+use super::Report;
+use crate::methods::{size_label, Kind, READ_SIZES};
+use crate::runner::Figures;
+
+fn fig(r: &Report, name: &str) -> Option<Figures> {
+    r.ok(name).and_then(|s| s.figures())
+}
+
+/// "1.8x faster" / "1.3x slower" / "about the same" for `a` against `b`.
+fn compare(a: f64, b: f64) -> String {
+    if a <= 0.0 || b <= 0.0 {
+        return "not comparable".into();
+    }
+    let ratio = a / b;
+    if (0.9..=1.1).contains(&ratio) {
+        "about as fast as".into()
+    } else if ratio > 1.0 {
+        format!("{ratio:.1}x as fast as")
+    } else {
+        format!("{:.1}x slower than", 1.0 / ratio)
+    }
+}
+
+/// The recipes, one sentence each.
+pub fn recipes(r: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    let sized: Vec<(usize, Figures)> = READ_SIZES
+        .iter()
+        .filter_map(|&n| fig(r, &format!("read-{}", size_label(n))).map(|f| (n, f)))
+        .collect();
+    let best_read = sized.iter().map(|(_, f)| f.gbps).fold(0.0, f64::max);
+    if sized.len() >= 2 {
+        let (best_n, best) =
+            sized.iter().max_by(|a, b| a.1.gbps.total_cmp(&b.1.gbps)).expect("two or more");
+        let (enough_n, enough) = sized
+            .iter()
+            .find(|(_, f)| f.gbps >= 0.9 * best.gbps)
+            .expect("the best is within 10% of itself");
+        let (small_n, small) = &sized[0];
+        out.push(format!(
+            "Buffer size: {} is enough for File::read here ({:.2} GB/s, within 10% of the \
+             best, {:.2} GB/s at {}); {} runs at {:.2} GB/s, {}x slower.",
+            size_label(*enough_n),
+            enough.gbps,
+            best.gbps,
+            size_label(*best_n),
+            size_label(*small_n),
+            small.gbps,
+            fmt_ratio(best.gbps / small.gbps.max(1e-12)),
+        ));
+    }
+    for n in [256 << 10, 1 << 20] {
+        let l = size_label(n);
+        if let (Some(a), Some(v)) = (fig(r, &format!("read-{l}")), fig(r, &format!("read-{l}-vec")))
+        {
+            let off = v.buf_offset.unwrap_or(0);
+            let what = if off == 0 {
+                "happened to land on a page boundary, so this run cannot show the alignment cost"
+                    .to_string()
+            } else {
+                format!("sits {off} bytes past a page boundary")
+            };
+            out.push(format!(
+                "Alignment: a {l} Vec ({what}) reads at {:.2} GB/s; the page-aligned {l} buffer \
+                 is {} it ({:.2} GB/s).",
+                v.gbps,
+                compare(a.gbps, v.gbps),
+                a.gbps
+            ));
+        }
+    }
+    if let (Some(l), Some(u)) = (fig(r, "lines"), fig(r, "read-until")) {
+        let per_line = if l.lines > 0 { l.allocations as f64 / l.lines as f64 } else { 0.0 };
+        let extra_ns = (l.secs.0 - u.secs.0) * 1e9 / l.lines.max(1) as f64;
+        out.push(format!(
+            "A String per line: lines() made {:.2} allocations per line ({} allocations, {} \
+             bytes in all) and took {:.1} ns more per line than read_until into one reused Vec \
+             ({} allocations); read_until is {} lines().",
+            per_line,
+            l.allocations,
+            l.allocated,
+            extra_ns,
+            u.allocations,
+            compare(u.gbps, l.gbps)
+        ));
+    }
+    if let Some(m) = fig(r, "mmap") {
+        if best_read > 0.0 {
+            let pays = if m.gbps > 1.1 * best_read {
+                "mmap pays off here"
+            } else {
+                "mmap does not pay off here"
+            };
+            out.push(format!(
+                "mmap: one thread over a map runs at {:.2} GB/s, {} the best File::read \
+                 ({:.2} GB/s): {pays} on one thread (and it can SIGBUS if the file shrinks).",
+                m.gbps,
+                compare(m.gbps, best_read),
+                best_read
+            ));
+        }
+    }
+    let single = fig(r, "mmap").map_or(best_read, |m| m.gbps.max(best_read));
+    for (name, what) in [
+        ("mmap-par", "mmap over all cores"),
+        ("pread-cores", "pread, one thread per core"),
+        ("pread-10", "pread with 10 threads"),
+    ] {
+        if let Some(f) = fig(r, name) {
+            if single > 0.0 {
+                let verdict = if f.gbps > 1.1 * single {
+                    "threads pay off"
+                } else {
+                    "threads do not pay off"
+                };
+                out.push(format!(
+                    "Threads: {what} ({} cores) runs at {:.2} GB/s, {} the best single thread \
+                     ({:.2} GB/s): {verdict} for this file.",
+                    r.cores,
+                    f.gbps,
+                    compare(f.gbps, single),
+                    single
+                ));
+            }
+        }
+    }
+    if let (Some(s), Some(u)) = (fig(r, "swath-lines"), fig(r, "read-until")) {
+        out.push(format!(
+            "swath's LineReader: {:.2} GB/s with {} allocations, {} BufReader + read_until.",
+            s.gbps,
+            s.allocations,
+            compare(s.gbps, u.gbps)
+        ));
+    }
+    if let (Some(b), Some(u)) = (fig(r, "byte-bufreader"), fig(r, "byte-read")) {
+        let ns = |f: &Figures| f.secs.0 * 1e9 / f.bytes.max(1) as f64;
+        out.push(format!(
+            "One byte at a time: {:.1} ns per byte unbuffered (a system call each) against \
+             {:.1} ns through BufReader: {}x.",
+            ns(&u),
+            ns(&b),
+            fmt_ratio(ns(&u) / ns(&b).max(1e-12))
+        ));
+    }
+    let writes: Vec<(&str, Figures)> = ["write-unbuffered", "write-bufwriter", "write-swath"]
+        .into_iter()
+        .filter_map(|n| fig(r, n).map(|f| (n, f)))
+        .collect();
+    if writes.len() >= 2 {
+        let parts: Vec<String> = writes
+            .iter()
+            .map(|(n, f)| {
+                format!(
+                    "{n} {:.1} ns/line with {:.4} syscalls/line",
+                    f.secs.0 * 1e9 / f.lines.max(1) as f64,
+                    f.syscalls.unwrap_or(0) as f64 / f.lines.max(1) as f64
+                )
+            })
+            .collect();
+        out.push(format!("Writing lines: {}.", parts.join("; ")));
+    }
+    if r.cold {
+        let warm_left: Vec<String> = r
+            .series
+            .iter()
+            .filter(|s| s.method.kind != Kind::Write)
+            .filter_map(|s| s.figures().map(|f| (s, f)))
+            .filter(|(_, f)| f.residency.is_some_and(|x| x > 0.1))
+            .map(|(s, f)| format!("{} {:.0}%", s.method.name, f.residency.unwrap_or(0.0) * 100.0))
+            .collect();
+        if warm_left.is_empty() {
+            out.push("Cold runs were cold: under 10% of the file was cached before each.".into());
+        } else {
+            out.push(format!(
+                "Cold runs were NOT fully cold (the kernel kept pages): {}.",
+                warm_left.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+fn fmt_ratio(x: f64) -> String {
+    if x >= 10.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}

@@ -1,0 +1,221 @@
+//! The parent side: run every chosen method `runs` times, each run in a
+//! fresh child process (`swath lab --run-method ...`), and collect the
+//! samples into [`Series`].
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::aligned::AlignedBuf;
+use crate::methods::{Ctx, Kind, Method};
+use crate::sample::Sample;
+
+/// Everything the runs need.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The program to re-execute (the `swath` binary).
+    pub exe: PathBuf,
+    /// Arguments before the child's own (`["lab"]` for `swath lab`).
+    pub exe_args: Vec<OsString>,
+    /// File, scratch directory and sizes.
+    pub ctx: Ctx,
+    /// Runs per method.
+    pub runs: usize,
+    /// Evict the file before each run.
+    pub cold: bool,
+    /// Lines of the whole file.
+    pub file_lines: u64,
+    /// Lines of the first `ctx.prefix` bytes.
+    pub prefix_lines: u64,
+}
+
+/// The runs of one method.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// The method.
+    pub method: Method,
+    /// One sample per successful run.
+    pub samples: Vec<Sample>,
+    /// Why the method failed (wrong answer, I/O error), if it did.
+    pub error: Option<String>,
+}
+
+impl Plan {
+    /// The arguments of the child that runs `method` once.
+    pub fn child_args(&self, method: &Method) -> Vec<OsString> {
+        let c = &self.ctx;
+        let expected = method.expected(c, self.file_lines, self.prefix_lines);
+        let mut args = self.exe_args.clone();
+        for (k, v) in [
+            ("--run-method", OsString::from(&method.name)),
+            ("--file", c.file.clone().into_os_string()),
+            ("--scratch", c.scratch.clone().into_os_string()),
+            ("--prefix", c.prefix.to_string().into()),
+            ("--write-lines", c.write_lines.to_string().into()),
+            ("--large-write", c.large_write.to_string().into()),
+            ("--expect", expected.to_string().into()),
+        ] {
+            args.push(k.into());
+            args.push(v);
+        }
+        if self.cold {
+            args.push("--cold".into());
+        }
+        args
+    }
+
+    /// Run `method` `self.runs` times; `progress(run)` is called before each.
+    /// A failed run ends the series with its error.
+    pub fn run_series(&self, method: &Method, mut progress: impl FnMut(usize)) -> Series {
+        let mut series = Series { method: method.clone(), samples: Vec::new(), error: None };
+        for run in 0..self.runs.max(1) {
+            progress(run);
+            if !self.cold && method.kind != Kind::Write {
+                // A known state: the whole file read once with large reads.
+                if let Err(e) = warm(&self.ctx) {
+                    series.error = Some(format!("cannot read the file: {e}"));
+                    break;
+                }
+            }
+            match self.run_child(method) {
+                Ok(s) => series.samples.push(s),
+                Err(e) => {
+                    series.error = Some(e);
+                    break;
+                }
+            }
+        }
+        series
+    }
+
+    fn run_child(&self, method: &Method) -> Result<Sample, String> {
+        let out = Command::new(&self.exe)
+            .args(self.child_args(method))
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let msg = stderr.trim();
+            return Err(if msg.is_empty() {
+                format!("{}: child failed ({})", method.name, out.status)
+            } else {
+                msg.trim_start_matches("swath: ").to_string()
+            });
+        }
+        Sample::parse(&String::from_utf8_lossy(&out.stdout))
+    }
+}
+
+/// Read the whole file once with 1 MiB reads, to put it in the page cache.
+fn warm(ctx: &Ctx) -> io::Result<()> {
+    let mut file = File::open(&ctx.file)?;
+    let mut buf = AlignedBuf::new(1 << 20);
+    while file.read(&mut buf)? > 0 {}
+    Ok(())
+}
+
+/// Median, min and max of some numbers (0s when there are none).
+pub fn spread(values: impl IntoIterator<Item = f64>) -> (f64, f64, f64) {
+    let mut v: Vec<f64> = values.into_iter().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    let median = if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 };
+    (median, v[0], v[v.len() - 1])
+}
+
+/// The figures of a series as the report shows them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Figures {
+    /// Median, min, max seconds.
+    pub secs: (f64, f64, f64),
+    /// Bytes per run.
+    pub bytes: u64,
+    /// Lines per run.
+    pub lines: u64,
+    /// GB/s (10^9 bytes) at the median time.
+    pub gbps: f64,
+    /// Median bytes allocated.
+    pub allocated: u64,
+    /// Median allocation count.
+    pub allocations: u64,
+    /// Highest heap peak.
+    pub heap_peak: u64,
+    /// Highest peak RSS.
+    pub max_rss: u64,
+    /// Median user and system CPU seconds.
+    pub user: f64,
+    /// Median system CPU seconds.
+    pub sys: f64,
+    /// Median minor + major page faults.
+    pub faults: u64,
+    /// Median major page faults.
+    pub major_faults: u64,
+    /// Median syscalls, when counted.
+    pub syscalls: Option<u64>,
+    /// Median residency before the runs, when measured.
+    pub residency: Option<f64>,
+    /// Buffer offset from a page boundary, for buffer methods.
+    pub buf_offset: Option<u64>,
+}
+
+impl Series {
+    /// True when every run succeeded.
+    pub fn ok(&self) -> bool {
+        self.error.is_none() && !self.samples.is_empty()
+    }
+
+    /// The figures, or `None` for a failed series.
+    pub fn figures(&self) -> Option<Figures> {
+        if !self.ok() {
+            return None;
+        }
+        let s = &self.samples;
+        let med = |f: &dyn Fn(&Sample) -> f64| spread(s.iter().map(f)).0;
+        let secs = spread(s.iter().map(|x| x.secs));
+        let bytes = s[0].bytes;
+        let residency = if s.iter().all(|x| x.residency.is_some()) {
+            Some(med(&|x| x.residency.unwrap_or(0.0)))
+        } else {
+            None
+        };
+        let syscalls = if s.iter().all(|x| x.syscalls.is_some()) {
+            Some(med(&|x| x.syscalls.unwrap_or(0) as f64) as u64)
+        } else {
+            None
+        };
+        Some(Figures {
+            secs,
+            bytes,
+            lines: s[0].lines,
+            gbps: if secs.0 > 0.0 { bytes as f64 / secs.0 / 1e9 } else { 0.0 },
+            allocated: med(&|x| x.allocated as f64) as u64,
+            allocations: med(&|x| x.allocations as f64) as u64,
+            heap_peak: s.iter().map(|x| x.heap_peak).max().unwrap_or(0),
+            max_rss: s.iter().map(|x| x.max_rss).max().unwrap_or(0),
+            user: med(&|x| x.user),
+            sys: med(&|x| x.sys),
+            faults: med(&|x| (x.minor_faults + x.major_faults) as f64) as u64,
+            major_faults: med(&|x| x.major_faults as f64) as u64,
+            syscalls,
+            residency,
+            buf_offset: s[0].buf_offset,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_is_median_min_max() {
+        assert_eq!(spread([3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
+        assert_eq!(spread([4.0, 1.0]), (2.5, 1.0, 4.0));
+        assert_eq!(spread([]), (0.0, 0.0, 0.0));
+    }
+}

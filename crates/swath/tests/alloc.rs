@@ -1,0 +1,78 @@
+//! No allocation per line: the allocation count of reading a file does not
+//! depend on how many lines it has.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use swath::{count_source, CountOptions, LineReaderBuilder, Parallel, Source};
+
+struct Counting;
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator, only counting calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn file_of(lines: usize) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("swath-alloc-{}-{lines}", std::process::id()));
+    std::fs::write(&path, "2000-01-01T00:00:00Z INFO request served status=200\n".repeat(lines))
+        .unwrap();
+    path
+}
+
+fn allocations_reading(path: &std::path::Path) -> (u64, u64) {
+    let before = ALLOCS.load(Ordering::Relaxed);
+    let mut rdr = LineReaderBuilder::new().from_path(path).unwrap();
+    let mut n = 0u64;
+    rdr.for_each_line(|_| {
+        n += 1;
+        true
+    })
+    .unwrap();
+    (ALLOCS.load(Ordering::Relaxed) - before, n)
+}
+
+#[test]
+fn reading_lines_allocates_a_constant_number_of_times() {
+    let small = file_of(10_000);
+    let large = file_of(1_000_000);
+    let (a_small, n_small) = allocations_reading(&small);
+    let (a_large, n_large) = allocations_reading(&large);
+    assert_eq!((n_small, n_large), (10_000, 1_000_000));
+    assert_eq!(a_small, a_large, "allocations grew with the line count");
+    assert!(a_large < 10, "{a_large} allocations to read a file");
+
+    // Counting on one thread: one buffer, whatever the size, plus the list of
+    // per-range results (one entry per 4 MiB range, grown by doubling): a
+    // handful of allocations more for a larger file, none per line.
+    let opts = CountOptions { parallel: Parallel::new().threads(1), ..Default::default() };
+    let count = |p: &std::path::Path| {
+        let mut src = Source::open(p).unwrap();
+        let before = ALLOCS.load(Ordering::Relaxed);
+        let lines = count_source(&mut src, &opts).unwrap().lines();
+        (ALLOCS.load(Ordering::Relaxed) - before, lines)
+    };
+    let (c_small, _) = count(&small);
+    let (c_large, lines) = count(&large);
+    assert_eq!(lines, 1_000_000);
+    assert!(c_large <= c_small + 4, "counting: {c_small} then {c_large} allocations");
+    std::fs::remove_file(small).unwrap();
+    std::fs::remove_file(large).unwrap();
+}
