@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
-#[allow(dead_code)] // wired to `swath csv select` once the reader is merged
+#[allow(dead_code)] // the lead wires `run` into the `csv` command group
 mod csv_select;
 mod gen;
 mod lab;
