@@ -197,25 +197,30 @@ mod tests {
                 .flat_map(|&b| [b, b ^ 1, b.wrapping_add(1), b | 0x80])
                 .chain([b'a', 0x80, 0x7f, 0x01, 0x0e, 0x0d, 0x8d])
                 .collect();
-            for start in 0..34 {
+            for start in (0..18).chain([31, 33]) {
                 for len in 0..40 {
+                    let mut buf = vec![b'x'; start];
+                    if start > 0 {
+                        buf[start - 1] = set[0];
+                    }
+                    buf.resize(start + len, b'a');
                     for pos in 0..len.max(1) {
                         for &p in &probes {
-                            let mut buf = vec![b'x'; start];
-                            if start > 0 {
-                                buf[start - 1] = set[0];
-                            }
-                            buf.resize(start + len, b'a');
                             if len > 0 {
                                 buf[start + pos] = p;
                             }
                             let want = sp.any_slow(&buf[start..]);
-                            let at = format!(
-                                "set {set:?} start {start} len {len} pos {pos} byte {p:#x}"
-                            );
-                            assert_eq!(sp.any_in_tail_swar(&buf, start), want, "swar {at}");
+                            // Messages are formatted only on failure.
+                            let swar = sp.any_in_tail_swar(&buf, start);
+                            assert!(swar == want, "swar: {set:?} {start} {len} {pos} {p:#x}");
                             #[cfg(target_arch = "x86_64")]
-                            assert_eq!(sp.any_in_tail_sse2(&buf, start), want, "sse2 {at}");
+                            {
+                                let sse2 = sp.any_in_tail_sse2(&buf, start);
+                                assert!(sse2 == want, "sse2: {set:?} {start} {len} {pos} {p:#x}");
+                            }
+                        }
+                        if len > 0 {
+                            buf[start + pos] = b'a';
                         }
                     }
                 }
