@@ -139,6 +139,15 @@ pub trait ToField {
     fn kind(&self) -> FieldKind {
         FieldKind::Bytes
     }
+
+    /// The bytes [`append_to`](ToField::append_to) appends, when they
+    /// already exist as a slice (text types do this), so the writer checks
+    /// the slice it copies from rather than re-reading its buffer (faster).
+    /// The default, `None`, is always correct; a `Some` that differs from
+    /// what `append_to` appends makes the quoting of this field wrong.
+    fn as_bytes(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 impl<T: ToField + ?Sized> ToField for &T {
@@ -151,6 +160,11 @@ impl<T: ToField + ?Sized> ToField for &T {
     fn kind(&self) -> FieldKind {
         (**self).kind()
     }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        (**self).as_bytes()
+    }
 }
 
 impl<T: ToField + ?Sized> ToField for &mut T {
@@ -162,6 +176,11 @@ impl<T: ToField + ?Sized> ToField for &mut T {
     #[inline]
     fn kind(&self) -> FieldKind {
         (**self).kind()
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        (**self).as_bytes()
     }
 }
 
@@ -232,12 +251,17 @@ impl ToField for bool {
     /// `true` or `false`.
     #[inline]
     fn append_to(&self, out: &mut FieldBuf<'_>) {
-        out.extend(if *self { b"true" } else { b"false" });
+        out.extend(self.as_bytes().unwrap_or_default());
     }
 
     #[inline]
     fn kind(&self) -> FieldKind {
         FieldKind::Text
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(if *self { b"true" } else { b"false" })
     }
 }
 
@@ -245,7 +269,7 @@ impl ToField for char {
     #[inline]
     fn append_to(&self, out: &mut FieldBuf<'_>) {
         let mut tmp = [0u8; 4];
-        out.extend(self.encode_utf8(&mut tmp).as_bytes());
+        out.extend(str::as_bytes(self.encode_utf8(&mut tmp)));
     }
 
     #[inline]
@@ -257,7 +281,12 @@ impl ToField for char {
 impl ToField for str {
     #[inline]
     fn append_to(&self, out: &mut FieldBuf<'_>) {
-        out.extend(self.as_bytes());
+        out.extend(str::as_bytes(self));
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(str::as_bytes(self))
     }
 }
 
@@ -266,6 +295,11 @@ impl ToField for [u8] {
     fn append_to(&self, out: &mut FieldBuf<'_>) {
         out.extend(self);
     }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(self)
+    }
 }
 
 impl<const N: usize> ToField for [u8; N] {
@@ -273,12 +307,22 @@ impl<const N: usize> ToField for [u8; N] {
     fn append_to(&self, out: &mut FieldBuf<'_>) {
         out.extend(self);
     }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(self)
+    }
 }
 
 impl ToField for String {
     #[inline]
     fn append_to(&self, out: &mut FieldBuf<'_>) {
-        out.extend(self.as_bytes());
+        out.extend(String::as_bytes(self));
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(String::as_bytes(self))
     }
 }
 
@@ -287,12 +331,22 @@ impl ToField for Vec<u8> {
     fn append_to(&self, out: &mut FieldBuf<'_>) {
         out.extend(self);
     }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(self)
+    }
 }
 
 impl ToField for Cow<'_, str> {
     #[inline]
     fn append_to(&self, out: &mut FieldBuf<'_>) {
-        out.extend(self.as_bytes());
+        out.extend(str::as_bytes(self));
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(str::as_bytes(self))
     }
 }
 
@@ -300,6 +354,11 @@ impl ToField for Cow<'_, [u8]> {
     #[inline]
     fn append_to(&self, out: &mut FieldBuf<'_>) {
         out.extend(self);
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(self)
     }
 }
 
@@ -318,6 +377,14 @@ impl<T: ToField> ToField for Option<T> {
             Some(v) => v.kind(),
             None => FieldKind::Bytes,
         }
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(match self {
+            Some(v) => return v.as_bytes(),
+            None => b"",
+        })
     }
 }
 
