@@ -1,6 +1,6 @@
 //! `ToField`: how one value becomes the bytes of one field, appended to the
 //! writer's buffer with no allocation (integers through `itoa`, floats
-//! through `ryu`, text copied as is).
+//! through `zmij` in ryu's exact form, text copied as is).
 
 use std::borrow::Cow;
 use std::fmt;
