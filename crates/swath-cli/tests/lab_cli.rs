@@ -156,8 +156,9 @@ fn table_and_a_well_formed_chart() {
     };
     assert_eq!(count("polyline"), 1, "the buffer-size line");
     // One bar per method (read-* is 9 of them, + mmap, lines), the two Vec
-    // points, the legend's square, the background.
-    assert_eq!(count("rect"), 11 + 2 + 1 + 1);
+    // points, the line legend's square, the bar legend's square (all read
+    // methods: one kind), the background.
+    assert_eq!(count("rect"), 11 + 2 + 1 + 1 + 1);
     assert_eq!(entries(&work), Vec::<String>::new());
 }
 
