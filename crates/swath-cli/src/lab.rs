@@ -33,8 +33,9 @@ Examples:
   swath lab --chart lab.svg                 plus a chart
   swath lab --list                          the methods and what they do")]
 pub struct Args {
-    /// Measure this file instead of a generated one (it must not change
-    /// while the lab runs; mmap methods would crash if it shrank).
+    /// Measure this file instead of a generated one. Its lines are counted
+    /// first by `swath count`'s engine, the reference every method must
+    /// match. It must not change while the lab runs (mmap would crash).
     #[arg(long, value_name = "PATH")]
     file: Option<PathBuf>,
     /// Size of the generated file and of the large write run.
