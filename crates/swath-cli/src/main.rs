@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
+mod csv;
 #[allow(dead_code)] // wired to `swath csv select` once the reader is merged
 mod csv_select;
 mod gen;
@@ -27,6 +28,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Count(count::Args),
+    Csv(csv::Args),
     Gen(gen::Args),
     Lab(lab::Args),
 }
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Count(args) => count::run(args),
+        Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
     };
