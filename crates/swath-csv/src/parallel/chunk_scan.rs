@@ -92,10 +92,10 @@ pub(crate) fn scan(kernel: Kernel, chunk: &[u8], edges: Edges, opts: ScanOpts) -
     }
     // A boundary right after the chunk's last byte, unless it splits `\r\n`.
     let split = cr_carry == 1 && edges.next == Some(b'\n');
-    for h in 0..2 {
+    for (h, carry) in tout_carry.into_iter().enumerate() {
         if out.first[h].is_none() {
             out.lf_before[h] = out.lf;
-            if tout_carry[h] == 1 && !split {
+            if carry == 1 && !split {
                 out.first[h] = Some(chunk.len());
             }
         }

@@ -56,7 +56,9 @@ pub(crate) fn plan(
             tasks.push(Task { start: 0, end: len, line: 1, records_before: 0, predicted: 0 });
         } else if let Some(at) = s.first[h] {
             let start = a + at as u64;
-            let last = tasks.last().map_or(0, |t| t.start);
+            // The first task reads from the top; a boundary right after the
+            // BOM (the virtual one) is its own start, not a new task's.
+            let last = tasks.last().map_or(0, |t| t.start).max(bom);
             if start > last && start < len {
                 let line = 1 + lf_before_chunk + s.lf_before[h];
                 tasks.push(Task { start, end: len, line, records_before: 0, predicted: 0 });
