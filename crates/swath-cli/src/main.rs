@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
-#[allow(dead_code)] // the lead wires `run` into the `csv` command group
+mod csv;
 mod csv_select;
 mod gen;
 mod lab;
@@ -27,6 +27,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Count(count::Args),
+    Csv(csv::Args),
     Gen(gen::Args),
     Lab(lab::Args),
 }
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Count(args) => count::run(args),
+        Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
     };
