@@ -120,11 +120,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         write_lines: args.write_lines,
         large_write: args.size,
     };
-    let biggest_write = chosen
-        .iter()
-        .map(|m| m.write_bytes(&sizes))
-        .max()
-        .unwrap_or(0);
+    let biggest_write = chosen.iter().map(|m| m.write_bytes(&sizes)).max().unwrap_or(0);
     let need = if args.file.is_none() { args.size } else { 0 } + biggest_write;
     let free = os::free_space(work.path())
         .with_context(|| format!("cannot tell the free space in {}", work.path().display()))?;
@@ -191,20 +187,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     progress.finish();
 
     let report = Report {
-        file: if generated {
-            "lab.log".to_string()
-        } else {
-            file.display().to_string()
-        },
+        file: if generated { "lab.log".to_string() } else { file.display().to_string() },
         size,
         lines: file_lines,
         generated,
         cold: args.cold,
         runs: args.runs as usize,
         prefix: plan.ctx.prefix,
-        unix_time: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
+        unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         machine: report::machine(),
         cores: swath::parallel::available_cores(),
         series,
@@ -244,10 +234,7 @@ fn select(only: &[String], skip: &[String]) -> Result<Vec<Method>> {
     for pat in only.iter().chain(skip) {
         if !all.iter().any(|m| matches(pat, m)) {
             let names: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
-            bail!(
-                "no method matches {pat:?}; the methods are: {}",
-                names.join(", ")
-            );
+            bail!("no method matches {pat:?}; the methods are: {}", names.join(", "));
         }
     }
     Ok(all

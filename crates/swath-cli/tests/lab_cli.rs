@@ -39,18 +39,12 @@ fn method<'v>(doc: &'v Value, name: &str) -> &'v Value {
 fn every_method_is_right_and_the_json_parses() {
     let dir = tempfile::tempdir().unwrap();
     let got = swath()
-        .args([
-            "lab", "--size", "4M", "--runs", "1", "--prefix", "64K", "--json",
-        ])
+        .args(["lab", "--size", "4M", "--runs", "1", "--prefix", "64K", "--json"])
         .arg("--dir")
         .arg(dir.path())
         .output()
         .unwrap();
-    assert!(
-        got.status.success(),
-        "{}",
-        String::from_utf8_lossy(&got.stderr)
-    );
+    assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
     let doc = json_of(&got.stdout);
     let lines = log::line_count(4 << 20);
     assert_eq!(doc["lines"], lines);
@@ -87,11 +81,7 @@ fn cold_reports_a_residency_figure() {
         .arg(dir.path())
         .output()
         .unwrap();
-    assert!(
-        got.status.success(),
-        "{}",
-        String::from_utf8_lossy(&got.stderr)
-    );
+    assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
     let doc = json_of(&got.stdout);
     assert_eq!(doc["cache"], "cold");
     for name in ["read-256K", "mmap"] {
@@ -109,51 +99,25 @@ fn table_and_a_well_formed_chart() {
     let work = dir.path().join("work");
     fs::create_dir(&work).unwrap();
     let got = swath()
-        .args([
-            "lab",
-            "--size",
-            "1M",
-            "--runs",
-            "2",
-            "--only",
-            "read-*,mmap,lines,read-until",
-        ])
+        .args(["lab", "--size", "1M", "--runs", "2", "--only", "read-*,mmap,lines,read-until"])
         .arg("--chart")
         .arg(&chart)
         .arg("--dir")
         .arg(&work)
         .output()
         .unwrap();
-    assert!(
-        got.status.success(),
-        "{}",
-        String::from_utf8_lossy(&got.stderr)
-    );
+    assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
     let table = String::from_utf8(got.stdout).unwrap();
     assert!(table.contains("warm cache"), "{table}");
-    assert!(
-        table.contains("read-8M") && table.contains("read-1M-vec"),
-        "{table}"
-    );
-    assert!(
-        table.contains("Buffer size:") && table.contains("A String per line"),
-        "{table}"
-    );
-    assert!(
-        got.stderr.is_empty(),
-        "progress only on a terminal: {:?}",
-        got.stderr
-    );
+    assert!(table.contains("read-8M") && table.contains("read-1M-vec"), "{table}");
+    assert!(table.contains("Buffer size:") && table.contains("A String per line"), "{table}");
+    assert!(got.stderr.is_empty(), "progress only on a terminal: {:?}", got.stderr);
 
     let svg = fs::read_to_string(&chart).unwrap();
     let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "svg");
-    let count = |tag: &str| {
-        root.descendants()
-            .filter(|n| n.tag_name().name() == tag)
-            .count()
-    };
+    let count = |tag: &str| root.descendants().filter(|n| n.tag_name().name() == tag).count();
     assert_eq!(count("polyline"), 1, "the buffer-size line");
     // One bar per method (read-* is 9 of them, + mmap, lines), the two Vec
     // points, the line legend's square, the bar legend's square (all read
@@ -170,19 +134,13 @@ fn a_users_file_is_counted_with_its_own_reference() {
     data.extend_from_slice(b"no newline at the end");
     fs::write(&file, &data).unwrap();
     let got = swath()
-        .args([
-            "lab", "--runs", "1", "--json", "--skip", "write-*", "--file",
-        ])
+        .args(["lab", "--runs", "1", "--json", "--skip", "write-*", "--file"])
         .arg(&file)
         .arg("--dir")
         .arg(dir.path())
         .output()
         .unwrap();
-    assert!(
-        got.status.success(),
-        "{}",
-        String::from_utf8_lossy(&got.stderr)
-    );
+    assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
     let doc = json_of(&got.stdout);
     assert_eq!(doc["lines"], 15_001);
     assert_eq!(doc["generated"], false);
@@ -195,29 +153,20 @@ fn a_users_file_is_counted_with_its_own_reference() {
 fn keep_keeps_the_generated_file() {
     let dir = tempfile::tempdir().unwrap();
     let got = swath()
-        .args([
-            "lab", "--size", "100K", "--runs", "1", "--only", "mmap", "--keep", "--dir",
-        ])
+        .args(["lab", "--size", "100K", "--runs", "1", "--only", "mmap", "--keep", "--dir"])
         .arg(dir.path())
         .output()
         .unwrap();
     assert!(got.status.success());
     let stderr = String::from_utf8_lossy(&got.stderr);
-    let kept = stderr
-        .trim()
-        .strip_prefix("swath: kept ")
-        .expect("the kept path");
+    let kept = stderr.trim().strip_prefix("swath: kept ").expect("the kept path");
     assert_eq!(fs::metadata(kept).unwrap().len(), 100 << 10);
 }
 
 #[test]
 fn refuses_what_does_not_fit_and_names_it() {
     let dir = tempfile::tempdir().unwrap();
-    let got = swath()
-        .args(["lab", "--size", "1000T", "--dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let got = swath().args(["lab", "--size", "1000T", "--dir"]).arg(dir.path()).output().unwrap();
     assert!(!got.status.success());
     let stderr = String::from_utf8_lossy(&got.stderr);
     assert!(stderr.contains("not enough disk space"), "{stderr}");
@@ -229,19 +178,10 @@ fn unknown_methods_are_refused_with_the_list() {
     let got = swath().args(["lab", "--only", "nope"]).output().unwrap();
     assert!(!got.status.success());
     let stderr = String::from_utf8_lossy(&got.stderr);
-    assert!(
-        stderr.contains("\"nope\"") && stderr.contains("read-256K"),
-        "{stderr}"
-    );
-    let list = swath()
-        .args(["lab", "--list", "--skip", "write-*"])
-        .output()
-        .unwrap();
+    assert!(stderr.contains("\"nope\"") && stderr.contains("read-256K"), "{stderr}");
+    let list = swath().args(["lab", "--list", "--skip", "write-*"]).output().unwrap();
     let text = String::from_utf8(list.stdout).unwrap();
-    assert!(
-        text.contains("pread-10") && !text.contains("write-swath"),
-        "{text}"
-    );
+    assert!(text.contains("pread-10") && !text.contains("write-swath"), "{text}");
 }
 
 #[test]
@@ -258,10 +198,7 @@ fn a_wrong_answer_fails_the_child_loudly() {
         .unwrap();
     assert!(!got.status.success());
     let stderr = String::from_utf8_lossy(&got.stderr);
-    assert!(
-        stderr.contains("WRONG ANSWER: counted 3 lines, expected 4"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("WRONG ANSWER: counted 3 lines, expected 4"), "{stderr}");
 }
 
 #[cfg(unix)]
@@ -287,10 +224,7 @@ fn ctrl_c_removes_the_generated_file() {
         assert!(started.elapsed().as_secs() < 30, "no file appeared");
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    let killed = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
+    let killed = StdCommand::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(killed.success());
     assert_eq!(child.wait().unwrap().code(), Some(130));
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));

@@ -65,19 +65,12 @@ fn lines_allocates_per_line_and_reused_buffers_do_not() {
     }
     // The whole-file read allocates the file's size, once or a few times.
     let whole = run("fs-read");
-    assert!(
-        whole.allocated >= size && whole.allocations < 16,
-        "{whole:?}"
-    );
+    assert!(whole.allocated >= size && whole.allocations < 16, "{whole:?}");
 
     // The generators: a constant number of allocations whatever the size.
     for rows in [1_000u64, 50_000] {
         let before = alloc::stats();
-        let opts = swath_lab::gen::csv::CsvOptions {
-            rows,
-            seed: 1,
-            quoted_newlines_pct: 20,
-        };
+        let opts = swath_lab::gen::csv::CsvOptions { rows, seed: 1, quoted_newlines_pct: 20 };
         swath_lab::gen::csv::write(&mut std::io::sink(), &opts).unwrap();
         let used = alloc::stats().since(&before);
         assert!(used.allocations <= 2, "csv {rows} rows: {used:?}");

@@ -69,11 +69,7 @@ fn every_method_counts_the_generated_log() {
 fn every_method_counts_odd_shapes() {
     let dir = Dir::new("odd");
     let mut quoted = Vec::new();
-    let opts = csv::CsvOptions {
-        rows: 3000,
-        seed: 3,
-        quoted_newlines_pct: 20,
-    };
+    let opts = csv::CsvOptions { rows: 3000, seed: 3, quoted_newlines_pct: 20 };
     csv::write(&mut quoted, &opts).unwrap();
     let long_line = {
         let mut v = vec![b'x'; 3 << 20];
@@ -99,19 +95,10 @@ fn a_wrong_count_is_a_loud_failure() {
     let dir = Dir::new("wrong");
     let file = dir.0.join("input");
     fs::write(&file, b"one\ntwo\n").unwrap();
-    let ctx = Ctx {
-        file,
-        scratch: dir.0.clone(),
-        prefix: 8,
-        write_lines: 10,
-        large_write: 0,
-    };
+    let ctx = Ctx { file, scratch: dir.0.clone(), prefix: 8, write_lines: 10, large_write: 0 };
     let m = methods::find("read-4K").unwrap();
     let err = swath_lab::measure::measure(&m, &ctx, 3, false).unwrap_err();
-    assert!(
-        err.contains("WRONG ANSWER") && err.contains("counted 2"),
-        "{err}"
-    );
+    assert!(err.contains("WRONG ANSWER") && err.contains("counted 2"), "{err}");
     let ok = swath_lab::measure::measure(&m, &ctx, 2, false).unwrap();
     assert_eq!(ok.lines, 2);
     assert_eq!(ok.bytes, 8);

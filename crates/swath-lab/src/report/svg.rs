@@ -35,10 +35,7 @@ pub fn to_svg(r: &Report) -> String {
     let bars: Vec<(String, f64, Kind)> = r
         .series
         .iter()
-        .filter_map(|s| {
-            s.figures()
-                .map(|f| (s.method.name.clone(), f.gbps, s.method.kind))
-        })
+        .filter_map(|s| s.figures().map(|f| (s.method.name.clone(), f.gbps, s.method.kind)))
         .collect();
     let points: Vec<(usize, bool, f64)> = r
         .series
@@ -156,11 +153,8 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
         }
         // Aligned labels above their points, Vec labels to the right of
         // theirs, so the two never overlap at the same size.
-        let (lx, ly, anchor) = if p.1 {
-            (x, y - 8.0, "middle")
-        } else {
-            (x + 8.0, y + 4.0, "start")
-        };
+        let (lx, ly, anchor) =
+            if p.1 { (x, y - 8.0, "middle") } else { (x + 8.0, y + 4.0, "start") };
         let _ = writeln!(o, "<text x=\"{lx:.1}\" y=\"{ly:.1}\" text-anchor=\"{anchor}\" fill=\"{color}\" font-size=\"11\">{}</text>", super::fmt_gbps(p.2));
     }
     // Legend.
