@@ -1,7 +1,9 @@
 //! CSV write: swath's typed `write_row` against the `csv` crate's
 //! `write_record` (fields formatted first, with itoa/ryu into stack buffers,
-//! the fastest way to feed it) and its serde `serialize`, on the same typed
-//! rows (u64, &str, f64, bool, &str, a timestamp string).
+//! the fastest way to feed it) and its serde `serialize` (ryu inside), on
+//! the same typed rows (u64, &str, f64, bool, &str, a timestamp string).
+//! swath formats floats with zmij (same bytes as ryu, faster): that is part
+//! of what is measured.
 //!
 //! Each writer runs `--runs` times (median reported) into a file in the
 //! temp dir (page cache; no fsync: we measure the writer, not the disk) and
@@ -9,7 +11,7 @@
 //! count for all writers, and the same FNV-1a hash of the file.
 //!
 //! ```text
-//! cargo run --release -p swath-bench --bin csv_write -- [ROWS] [--runs N] [--sink-only|--file-only]
+//! cargo run --release -p swath-bench --bin csv_write -- [ROWS] [--runs N] [--sink-only|--file-only] [--only NAME]
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -226,10 +228,12 @@ struct Opts {
     runs: usize,
     file: bool,
     sink: bool,
+    /// Run only the writers whose name contains this (for profiling).
+    only: Option<String>,
 }
 
 fn parse_args() -> Result<Opts, String> {
-    let mut o = Opts { rows: 5_000_000, runs: 5, file: true, sink: true };
+    let mut o = Opts { rows: 5_000_000, runs: 5, file: true, sink: true, only: None };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -239,9 +243,10 @@ fn parse_args() -> Result<Opts, String> {
                 o.runs = o.runs.max(1);
             }
             "--sink-only" => o.file = false,
+            "--only" => o.only = Some(args.next().ok_or("--only needs a writer name")?),
             "--file-only" => o.sink = false,
             "-h" | "--help" => {
-                return Err("usage: csv_write [ROWS (default 5000000)] [--runs N (5)] [--sink-only|--file-only]".into())
+                return Err("usage: csv_write [ROWS (default 5000000)] [--runs N (5)] [--sink-only|--file-only] [--only NAME]".into())
             }
             n => o.rows = n.replace('_', "").parse().map_err(|_| format!("bad row count {n}"))?,
         }
@@ -290,6 +295,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let mut results = Vec::new();
         let mut reference: Option<(u64, u64)> = None;
         for (name, to_file, to_sink) in METHODS {
+            if o.only.as_ref().is_some_and(|w| !name.contains(w.as_str())) {
+                continue;
+            }
             let mut times = Vec::new();
             let mut last = None;
             for _ in 0..o.runs {

@@ -11,7 +11,6 @@ static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
 mod csv;
-#[allow(dead_code)] // wired to `swath csv select` once the reader is merged
 mod csv_select;
 mod gen;
 mod lab;

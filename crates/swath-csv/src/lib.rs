@@ -51,6 +51,7 @@ pub mod classify;
 #[cfg(feature = "serde")]
 pub mod de;
 mod error;
+pub mod parallel;
 pub mod quote_parity;
 mod reader;
 mod record;
@@ -59,6 +60,7 @@ pub mod typed;
 
 pub use builder::{FieldCount, ReaderBuilder, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
 pub use error::{Error, ErrorKind, Position, Result};
+pub use parallel::ParallelReader;
 pub use reader::{IntoRecords, Reader, Records};
 pub use record::{Fields, OwnedRecord, Record};
 pub use typed::{FromField, FromRecord};

@@ -13,7 +13,7 @@ mod count;
 mod head;
 mod to_json;
 
-/// Read CSV: count, check, head, convert to JSON.
+/// Read CSV: count, check, head, select columns, convert to JSON.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -26,6 +26,7 @@ enum Cmd {
     Check(check::Args),
     Head(head::Args),
     ToJson(to_json::Args),
+    Select(crate::csv_select::Args),
 }
 
 /// Run `swath csv`.
@@ -35,6 +36,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Check(a) => check::run(a),
         Cmd::Head(a) => head::run(a),
         Cmd::ToJson(a) => to_json::run(a),
+        Cmd::Select(a) => crate::csv_select::run(a),
     }
 }
 

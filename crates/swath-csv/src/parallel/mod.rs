@@ -1,0 +1,433 @@
+//! Exact parallel reading of one CSV file on every core.
+//!
+//! Cutting a CSV file at newlines is wrong when quoted fields hold
+//! newlines. [`ParallelReader`] is exact (DESIGN.md, core idea 4):
+//!
+//! 1. Phase 1, parallel: each worker scans a 4 MiB chunk once (SIMD) under
+//!    both hypotheses "the chunk starts outside quotes" and "inside quotes",
+//!    keeping for each the first record boundary, the `\n` bytes before it
+//!    and the record starts in the chunk. A serial chain from the top
+//!    (which starts outside quotes) picks the real hypothesis of each chunk,
+//!    hence where each task starts, its line, and how many records come
+//!    before it.
+//! 2. Phase 2, parallel: each task runs the real sequential [`Reader`] from
+//!    its start up to the first record that starts at or past the next
+//!    task's start. The caller's thread then checks, in file order, that
+//!    this record start is exactly where the next task found its first
+//!    record, and that each task read as many records as predicted. By
+//!    induction from the top, the parallel partition, record numbers and
+//!    lines equal the sequential read's.
+//!
+//! When a check fails (lenient-mode bare quotes break the quote parity),
+//! reading goes on sequentially from the last verified record start; with
+//! an escape byte or a comment byte configured, on one thread, or on a
+//! stream (stdin, pipe, gzip, zstd), it is sequential from the start.
+//! [`ParallelReader::mode`] says which happened, for `--verbose` notes.
+//! Never a wrong answer.
+//!
+//! Errors are exact too: a task whose start and numbering are verified is
+//! the sequential reader on its records, so its first error is the one a
+//! sequential read meets (kind, record, line, byte); a task that is not
+//! verified is replaced by the sequential read.
+//!
+//! Results are independent of the thread count: each task folds into its
+//! own accumulator from `init`, and accumulators are combined in file
+//! order.
+//!
+//! # Examples
+//!
+//! ```no_run
+//! use swath_csv::{ParallelReader, ReaderBuilder};
+//!
+//! let mut rdr = ParallelReader::new(&ReaderBuilder::new(), "big.csv");
+//! let records = rdr.count()?;
+//! let total: f64 = rdr.fold(
+//!     || 0.0,
+//!     |sum, rec| {
+//!         let (_name, score): (&str, f64) = rec.scan()?;
+//!         *sum += score;
+//!         Ok(())
+//!     },
+//!     |a, b| a + b,
+//! )?;
+//! println!("{records} records, total {total} ({})", rdr.mode());
+//! # Ok::<(), swath_csv::Error>(())
+//! ```
+
+mod chunk_scan;
+mod driver;
+mod plan;
+mod task;
+
+use std::fmt;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use swath::parallel::{available_cores, DEFAULT_CHUNK_SIZE};
+use swath::{Parallel, Source};
+
+use crate::builder::{FieldCount, ReaderBuilder};
+use crate::error::Result;
+use crate::reader::Reader;
+use crate::record::{OwnedRecord, Record};
+use chunk_scan::ScanOpts;
+use task::{read_until, Ctx, Start};
+
+/// How the last run read its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mode {
+    /// Nothing has run yet.
+    NotRun,
+    /// In parallel, every task verified.
+    Parallel {
+        /// Worker threads.
+        threads: usize,
+        /// Tasks (chunks with a record start).
+        tasks: usize,
+    },
+    /// Sequentially from the start, for this reason.
+    Sequential(String),
+    /// In parallel up to `byte` (a verified record start), then
+    /// sequentially, for this reason.
+    Resumed {
+        /// Where the sequential read took over.
+        byte: u64,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mode::NotRun => write!(f, "not run"),
+            Mode::Parallel { threads, tasks } => {
+                write!(f, "parallel: {tasks} chunks on {threads} threads, all verified")
+            }
+            Mode::Sequential(why) => write!(f, "sequential: {why}"),
+            Mode::Resumed { byte, reason } => {
+                write!(f, "parallel up to byte {byte}, sequential after: {reason}")
+            }
+        }
+    }
+}
+
+/// Reads one CSV file's records on many threads, exactly; see the
+/// [module documentation](self).
+#[derive(Debug)]
+pub struct ParallelReader {
+    builder: ReaderBuilder,
+    path: PathBuf,
+    threads: usize,
+    chunk_size: u64,
+    mode: Mode,
+}
+
+/// Why a configuration cannot be read in parallel, if it cannot.
+fn not_parity_safe(b: &ReaderBuilder) -> Option<&'static str> {
+    let c = b.config();
+    if c.quoting && c.escape.is_some() {
+        return Some("an escape byte breaks the quote-parity model");
+    }
+    if c.comment.is_some() {
+        return Some("comment lines break the quote-parity model");
+    }
+    None
+}
+
+impl ParallelReader {
+    /// Read `path` (`-` for stdin) with `builder`'s settings, on all cores
+    /// in 4 MiB chunks.
+    pub fn new(builder: &ReaderBuilder, path: impl AsRef<Path>) -> ParallelReader {
+        ParallelReader {
+            builder: builder.clone(),
+            path: path.as_ref().to_path_buf(),
+            threads: available_cores(),
+            chunk_size: DEFAULT_CHUNK_SIZE,
+            mode: Mode::NotRun,
+        }
+    }
+
+    /// Use `n` threads (0: all cores; 1: the sequential reader).
+    pub fn threads(mut self, n: usize) -> ParallelReader {
+        self.threads = if n == 0 { available_cores() } else { n };
+        self
+    }
+
+    /// Cut the input into chunks of `bytes` (at least 1; default 4 MiB).
+    /// Small sizes are for tests: every seam then gets exercised.
+    pub fn chunk_size(mut self, bytes: u64) -> ParallelReader {
+        self.chunk_size = bytes.max(1);
+        self
+    }
+
+    /// How the last run read its input.
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The header row (read sequentially), when headers are on.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::headers`], and the open error.
+    pub fn headers(&self) -> Result<Option<OwnedRecord>> {
+        let mut rdr = self.builder.from_path(&self.path)?;
+        Ok(rdr.headers()?.cloned())
+    }
+
+    /// Fold every record into a per-chunk accumulator from `init`, then
+    /// combine the accumulators in file order with `reduce`.
+    ///
+    /// # Errors
+    ///
+    /// The first error a sequential read would meet (reading stops there,
+    /// as in a `while let Some(rec) = rdr.next_record()?` loop), or the
+    /// first error `fold` returns in file order.
+    pub fn fold<A, I, F, R>(&mut self, init: I, fold: F, reduce: R) -> Result<A>
+    where
+        A: Send,
+        I: Fn() -> A + Sync,
+        F: Fn(&mut A, Record<'_>) -> Result<()> + Sync,
+        R: Fn(A, A) -> A,
+    {
+        let mut total = None;
+        self.run(&init, &fold, &mut |a| {
+            total = Some(match total.take() {
+                None => a,
+                Some(t) => reduce(t, a),
+            });
+            Ok(())
+        })?;
+        Ok(total.unwrap_or_else(init))
+    }
+
+    /// The number of records (the header row not included).
+    ///
+    /// # Errors
+    ///
+    /// As [`fold`](Self::fold).
+    pub fn count(&mut self) -> Result<u64> {
+        self.fold(
+            || 0u64,
+            |n, _| {
+                *n += 1;
+                Ok(())
+            },
+            |a, b| a + b,
+        )
+    }
+
+    /// Call `f` with every record, on the worker threads, in no particular
+    /// order.
+    ///
+    /// When the result is `Ok`, `f` was called exactly once with every
+    /// record. When it is an error, `f` may also have seen records past the
+    /// error, or read from a wrong start (a bare quote shifts the quote
+    /// parity); only the error is exact. Lenient quoting (where a bare
+    /// quote is data, not an error) is read sequentially here; use
+    /// [`fold`](Self::fold) or [`for_each_ordered`](Self::for_each_ordered)
+    /// to have it in parallel.
+    ///
+    /// # Errors
+    ///
+    /// As [`fold`](Self::fold).
+    pub fn for_each<F>(&mut self, f: F) -> Result<()>
+    where
+        F: Fn(Record<'_>) -> Result<()> + Sync,
+    {
+        let threads = self.threads;
+        if self.builder.config().lenient {
+            self.threads = 1;
+        }
+        let res = self.fold(|| (), |_, rec| f(rec), |_, _| ());
+        if self.builder.config().lenient && threads > 1 {
+            self.mode = Mode::Sequential("for_each with lenient quoting".to_string());
+        }
+        self.threads = threads;
+        res
+    }
+
+    /// Have `work` turn the records of each chunk into an output (from
+    /// `init`) on the worker threads, and `emit` each output on the calling
+    /// thread in file order, once verified. At most two outputs per thread
+    /// are in flight: memory is bounded however large the input. This is
+    /// the form for writing records out (`to-json`, `select`).
+    ///
+    /// # Errors
+    ///
+    /// As [`fold`](Self::fold); the outputs of the records before the error
+    /// are emitted first, as a sequential loop would have written them.
+    /// An error of `emit` stops reading and is returned.
+    pub fn for_each_ordered<O, I, F, E>(&mut self, init: I, work: F, mut emit: E) -> Result<()>
+    where
+        O: Send,
+        I: Fn() -> O + Sync,
+        F: Fn(&mut O, Record<'_>) -> Result<()> + Sync,
+        E: FnMut(O) -> Result<()>,
+    {
+        self.run(&init, &work, &mut emit)
+    }
+
+    /// The engine: fold each task into an accumulator and hand the
+    /// accumulators, verified, to `consume` in file order.
+    fn run<A, I, F, C>(&mut self, init: &I, fold: &F, consume: &mut C) -> Result<()>
+    where
+        A: Send,
+        I: Fn() -> A + Sync,
+        F: Fn(&mut A, Record<'_>) -> Result<()> + Sync,
+        C: FnMut(A) -> Result<()>,
+    {
+        self.builder.validate()?;
+        let src = Source::open(&self.path)?;
+        let reason = if self.threads <= 1 {
+            Some("one thread")
+        } else if src.file().is_none() {
+            Some("not a regular file (a stream, empty, or compressed)")
+        } else {
+            not_parity_safe(&self.builder)
+        };
+        if let Some(why) = reason {
+            self.mode = Mode::Sequential(why.to_string());
+            let mut rdr = self.builder.from_source(src)?;
+            return sequential(&mut rdr, self.chunk_size, init, fold, consume);
+        }
+        let (Some(file), Some(len)) = (src.file(), src.len()) else {
+            unreachable!("a source with a file has a length");
+        };
+        let mut ctx = Ctx {
+            file,
+            len,
+            path: src.path(),
+            builder: &self.builder,
+            headers: None,
+            expected: None,
+        };
+
+        // The header row and the field count, from the top: every task
+        // needs them.
+        let mut pre = ctx.reader_at(0, 1, 0)?;
+        let cfg = self.builder.config();
+        let learned = match pre.headers() {
+            Ok(h) => {
+                ctx.headers = h.cloned();
+                if cfg.fields == FieldCount::Learn && !cfg.has_headers {
+                    matches!(pre.next_record(), Ok(Some(_)))
+                } else {
+                    true
+                }
+            }
+            Err(_) => false,
+        };
+        ctx.expected = pre.expected_fields();
+        drop(pre);
+        let fallback = |mode: &mut Mode, why: &str| -> Result<Reader<_>> {
+            *mode = Mode::Sequential(why.to_string());
+            ctx.reader_at(0, 1, 0)
+        };
+        if !learned || (cfg.fields == FieldCount::Learn && ctx.expected.is_none()) {
+            let mut rdr = fallback(&mut self.mode, "the first record is empty or has an error")?;
+            return sequential(&mut rdr, self.chunk_size, init, fold, consume);
+        }
+
+        let mut bom = [0u8; 3];
+        let bom_len = match file.read_at(&mut bom, 0) {
+            Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
+            _ => 0,
+        };
+        let par = Parallel::new().threads(self.threads).chunk_size(self.chunk_size);
+        let opts =
+            ScanOpts { quote: cfg.quoting.then_some(cfg.quote), skip_empty: cfg.skip_empty_lines };
+        let tasks = match plan::plan(file, len, bom_len, &par, cfg.kernel, opts) {
+            Ok(t) => t,
+            Err(e) => {
+                let mut rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
+                return sequential(&mut rdr, self.chunk_size, init, fold, consume);
+            }
+        };
+
+        // Check each task against the one before it, in file order.
+        let mut outcome: Result<()> = Ok(());
+        let mut resume: Option<(Start, u64, String)> = None;
+        let mut prev: Option<(Start, u64, u64, u64)> = None;
+        driver::run_ordered(
+            tasks.len(),
+            self.threads,
+            2 * self.threads,
+            |i| ctx.run(&tasks[i], init(), fold),
+            |i, out| {
+                if let Some((last, count, predicted, before)) = prev {
+                    let why = if out.first != last {
+                        Some(format!(
+                            "chunk {i} found its first record at {:?}, the chunk before ended at {:?}",
+                            out.first.map(|s| s.0),
+                            last.map(|s| s.0)
+                        ))
+                    } else if count != predicted {
+                        Some(format!("chunk {} has {count} records, {predicted} predicted", i - 1))
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        resume = Some((last, before + count, why));
+                        return false;
+                    }
+                }
+                let t = &tasks[i];
+                prev = Some((out.last, out.count, t.predicted, t.records_before));
+                outcome = consume(out.acc);
+                if let (Ok(()), Some(e)) = (&outcome, out.error) {
+                    outcome = Err(e);
+                }
+                outcome.is_ok()
+            },
+        );
+        let Some((last, records, why)) = resume else {
+            self.mode = Mode::Parallel { threads: self.threads, tasks: tasks.len() };
+            return outcome;
+        };
+        let Some((byte, line)) = last else {
+            // The verified part read to the end of input.
+            self.mode = Mode::Parallel { threads: self.threads, tasks: tasks.len() };
+            return Ok(());
+        };
+        self.mode = Mode::Resumed { byte, reason: why };
+        let mut rdr = ctx.reader_at(byte, line, records)?;
+        sequential(&mut rdr, self.chunk_size, init, fold, consume)
+    }
+}
+
+/// The sequential twin: fold `rdr`'s records, handing an accumulator to
+/// `consume` each time a record starts past another `piece` bytes (so
+/// ordered output stays bounded) and at the end.
+fn sequential<R, A, I, F, C>(
+    rdr: &mut Reader<R>,
+    piece: u64,
+    init: &I,
+    fold: &F,
+    consume: &mut C,
+) -> Result<()>
+where
+    R: Read,
+    I: Fn() -> A,
+    F: Fn(&mut A, Record<'_>) -> Result<()>,
+    C: FnMut(A) -> Result<()>,
+{
+    let mut acc = init();
+    let mut cut = 0u64;
+    let res = loop {
+        let mut step = |acc: &mut A| read_until(rdr, cut, acc, fold, |_| {});
+        match step(&mut acc) {
+            Ok(Some((byte, _))) => {
+                consume(std::mem::replace(&mut acc, init()))?;
+                cut = (byte / piece + 1).saturating_mul(piece);
+            }
+            Ok(None) => break Ok(()),
+            Err(e) => break Err(e),
+        }
+    };
+    consume(acc)?;
+    res
+}

@@ -1,0 +1,119 @@
+//! Phase 1 and the serial chain: where each task starts, at which line,
+//! with how many records behind it (a prediction phase 2 verifies).
+
+use std::fs::File;
+
+use swath::range::{nth_range, range_count};
+use swath::{Buffer, Parallel, RangeReader};
+
+use super::chunk_scan::{self, ChunkScan, Edges, ScanOpts};
+use crate::classify::Kernel;
+
+/// One unit of phase 2: parse the records that start in `start..end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Task {
+    /// A record boundary (0 for the first task, which reads from the top).
+    pub(crate) start: u64,
+    /// The next task's start, or the input's length.
+    pub(crate) end: u64,
+    /// Line number at `start` (1 + the `\n` bytes before it: exact).
+    pub(crate) line: u64,
+    /// Records (the header row included) before `start`, as predicted.
+    pub(crate) records_before: u64,
+    /// Records starting in `start..end`, as predicted.
+    pub(crate) predicted: u64,
+}
+
+/// Scan every chunk of `file` (length `len`, whose first `bom` bytes are a
+/// byte order mark) in parallel, chain the quote state from the top, and
+/// cut the input into tasks at the boundaries found.
+///
+/// # Errors
+///
+/// An I/O error, or the file shrinking while it is read.
+pub(crate) fn plan(
+    file: &File,
+    len: u64,
+    bom: u64,
+    par: &Parallel,
+    kernel: Kernel,
+    opts: ScanOpts,
+) -> swath::Result<Vec<Task>> {
+    let chunk = par.range_size();
+    let cap = usize::try_from(chunk.saturating_add(2)).unwrap_or(usize::MAX);
+    let scans = par.try_map_with(
+        len,
+        || Buffer::with_capacity(cap),
+        |buf, _, r| scan_range(file, len, bom, r.start, r.end, buf, kernel, opts),
+    )?;
+    let mut tasks: Vec<Task> = Vec::new();
+    let mut inside = false;
+    let mut lf_before_chunk = 0u64;
+    for (i, s) in scans.iter().enumerate() {
+        let a = nth_range(len, chunk, i).start.max(bom);
+        let h = usize::from(inside);
+        if i == 0 {
+            tasks.push(Task { start: 0, end: len, line: 1, records_before: 0, predicted: 0 });
+        } else if let Some(at) = s.first[h] {
+            let start = a + at as u64;
+            // The first task reads from the top; a boundary right after the
+            // BOM (the virtual one) is its own start, not a new task's.
+            let last = tasks.last().map_or(0, |t| t.start).max(bom);
+            if start > last && start < len {
+                let line = 1 + lf_before_chunk + s.lf_before[h];
+                tasks.push(Task { start, end: len, line, records_before: 0, predicted: 0 });
+            }
+        }
+        if let Some(t) = tasks.last_mut() {
+            t.predicted += s.starts[h];
+        }
+        lf_before_chunk += s.lf;
+        inside ^= s.odd_quotes;
+    }
+    debug_assert_eq!(scans.len(), range_count(len, chunk));
+    let mut before = 0;
+    for i in 0..tasks.len() {
+        tasks[i].end = tasks.get(i + 1).map_or(len, |t| t.start);
+        tasks[i].records_before = before;
+        before += tasks[i].predicted;
+    }
+    Ok(tasks)
+}
+
+/// Read the chunk `a..b` with one byte on each side and scan it.
+#[allow(clippy::too_many_arguments)]
+fn scan_range(
+    file: &File,
+    len: u64,
+    bom: u64,
+    a: u64,
+    b: u64,
+    buf: &mut Buffer,
+    kernel: Kernel,
+    opts: ScanOpts,
+) -> swath::Result<ChunkScan> {
+    let a = a.max(bom);
+    if a >= b {
+        return Ok(ChunkScan::default());
+    }
+    // The first chunk has a virtual terminator before it: a record starts
+    // at its first byte.
+    let lo = if a == bom { a } else { a - 1 };
+    let hi = (b + 1).min(len);
+    let want = (hi - lo) as usize;
+    buf.clear();
+    buf.set_offset(lo);
+    let mut rdr = RangeReader::new(file, lo..hi);
+    while buf.len() < want {
+        if buf.fill(&mut rdr)? == 0 {
+            let got = lo + buf.len() as u64;
+            let err = swath::Error::new(swath::ErrorKind::Truncated { expected: len, got });
+            return Err(err.at(swath::Position::new(got, 0, 0)));
+        }
+    }
+    let data = buf.data();
+    let (prev, body) = if a == bom { (b'\n', data) } else { (data[0], &data[1..]) };
+    let body_len = (b - a) as usize;
+    let edges = Edges { prev, next: body.get(body_len).copied() };
+    Ok(chunk_scan::scan(kernel, &body[..body_len], edges, opts))
+}

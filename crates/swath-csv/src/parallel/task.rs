@@ -1,0 +1,118 @@
+//! Phase 2: the real sequential reader over one task's records, reporting
+//! what the serial check needs (where it found its first record and the
+//! first record past its end, and how many it read).
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use swath::RangeReader;
+
+use super::plan::Task;
+use crate::builder::ReaderBuilder;
+use crate::error::{Error, Result};
+use crate::reader::Reader;
+use crate::record::{OwnedRecord, Record};
+
+/// A record start: byte offset and line.
+pub(crate) type Start = Option<(u64, u64)>;
+
+/// What phase 2 needs to read a task: the file and what the first records
+/// taught (headers, field count).
+pub(crate) struct Ctx<'a> {
+    pub(crate) file: &'a File,
+    pub(crate) len: u64,
+    pub(crate) path: Option<&'a Path>,
+    pub(crate) builder: &'a ReaderBuilder,
+    pub(crate) headers: Option<OwnedRecord>,
+    pub(crate) expected: Option<usize>,
+}
+
+/// One task's result.
+pub(crate) struct TaskOut<A> {
+    pub(crate) acc: A,
+    /// The first record start the reader found (`None`: end of input).
+    pub(crate) first: Start,
+    /// The first record start at or past the task's end (`None`: end of input).
+    pub(crate) last: Start,
+    /// Records read, the header row included.
+    pub(crate) count: u64,
+    pub(crate) error: Option<Error>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A reader over `byte..len` that continues a read at `byte` (line
+    /// `line`, `records` behind); at 0, a reader from the top.
+    pub(crate) fn reader_at(
+        &self,
+        byte: u64,
+        line: u64,
+        records: u64,
+    ) -> Result<Reader<RangeReader<'a>>> {
+        let mut rdr = self.builder.from_reader(RangeReader::new(self.file, byte..self.len))?;
+        rdr.set_source_info(Some(self.len), self.path.map(Path::to_path_buf));
+        if byte > 0 {
+            rdr.resume_at(byte, line, records, self.headers.clone(), self.expected);
+        }
+        Ok(rdr)
+    }
+
+    /// Read `task`'s records into `acc` with `fold`.
+    pub(crate) fn run<A, F>(&self, task: &Task, mut acc: A, fold: &F) -> TaskOut<A>
+    where
+        F: Fn(&mut A, Record<'_>) -> Result<()>,
+    {
+        let mut out = TaskOut { acc: (), first: None, last: None, count: 0, error: None };
+        match self.reader_at(task.start, task.line, task.records_before) {
+            Ok(mut rdr) => {
+                let before = rdr.records_read();
+                let mut first = true;
+                let res = read_until(&mut rdr, task.end, &mut acc, fold, |s| {
+                    if first {
+                        out.first = s;
+                        first = false;
+                    }
+                });
+                out.count = rdr.records_read() - before;
+                match res {
+                    Ok(last) => out.last = last,
+                    Err(e) => out.error = Some(e),
+                }
+            }
+            Err(e) => out.error = Some(e),
+        }
+        TaskOut { acc, first: out.first, last: out.last, count: out.count, error: out.error }
+    }
+}
+
+/// Fold the records of `rdr` that start before `end` into `acc`; return the
+/// first record start at or past `end` (`None` at end of input). `seen` is
+/// called with every record start found, the last one included.
+///
+/// # Errors
+///
+/// The reader's first error, or `fold`'s.
+pub(crate) fn read_until<R, A, F>(
+    rdr: &mut Reader<R>,
+    end: u64,
+    acc: &mut A,
+    fold: &F,
+    mut seen: impl FnMut(Start),
+) -> Result<Start>
+where
+    R: Read,
+    F: Fn(&mut A, Record<'_>) -> Result<()>,
+{
+    loop {
+        let start = rdr.next_record_start()?;
+        seen(start);
+        match start {
+            Some((byte, _)) if byte < end => {}
+            _ => return Ok(start),
+        }
+        match rdr.next_record()? {
+            Some(rec) => fold(acc, rec)?,
+            None => return Ok(None),
+        }
+    }
+}

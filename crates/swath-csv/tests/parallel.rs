@@ -1,0 +1,327 @@
+//! Parallel == sequential: records (fields and positions), counts and the
+//! first error (kind, position, record, message), for 2..8 threads and
+//! chunk sizes down to one byte, on inputs built to break chunked CSV:
+//! many quoted newlines, quotes at every chunk seam, a quote opened in one
+//! chunk and closed several chunks later, `\r\n` split across chunks, a
+//! BOM, empty lines, and every case of BAD-INPUTS.md section A.
+
+use std::io::Write;
+use std::sync::Mutex;
+
+use serde_json::Value;
+use swath_csv::parallel::Mode;
+use swath_csv::{Error, ParallelReader, Position, ReaderBuilder};
+
+type Fields = Vec<Vec<u8>>;
+
+/// What a read produced: records with their positions, then the error it
+/// stopped at (kind, position, record position, message).
+#[derive(Debug, PartialEq, Eq)]
+struct Run {
+    records: Vec<(Fields, Position)>,
+    error: Option<String>,
+}
+
+fn describe(e: &Error) -> String {
+    format!("{:?} at {:?} in {:?}: {e}", e.kind(), e.position(), e.record_position())
+}
+
+fn file_with(data: &[u8]) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(data).unwrap();
+    f.flush().unwrap();
+    f
+}
+
+fn sequential(b: &ReaderBuilder, path: &std::path::Path) -> Run {
+    let mut rdr = b.from_path(path).unwrap();
+    let mut records = Vec::new();
+    loop {
+        match rdr.next_record() {
+            Ok(Some(rec)) => {
+                records.push((rec.iter().map(<[u8]>::to_vec).collect(), rec.position()))
+            }
+            Ok(None) => return Run { records, error: None },
+            Err(e) => return Run { records, error: Some(describe(&e)) },
+        }
+    }
+}
+
+fn parallel(b: &ReaderBuilder, path: &std::path::Path, threads: usize, chunk: u64) -> (Run, Mode) {
+    let mut pr = ParallelReader::new(b, path).threads(threads).chunk_size(chunk);
+    let mut records = Vec::new();
+    let res = pr.for_each_ordered(
+        Vec::new,
+        |out: &mut Vec<(Fields, Position)>, rec| {
+            out.push((rec.iter().map(<[u8]>::to_vec).collect(), rec.position()));
+            Ok(())
+        },
+        |out| {
+            records.extend(out);
+            Ok(())
+        },
+    );
+    let run = Run { records, error: res.err().map(|e| describe(&e)) };
+    (run, pr.mode().clone())
+}
+
+/// Every path against the sequential reader: ordered records, fold count,
+/// and for_each (sorted back into file order).
+fn check(data: &[u8], b: &ReaderBuilder, threads: &[usize], chunks: &[u64], ctx: &str) {
+    let f = file_with(data);
+    let mut b = b.clone();
+    // Tiny chunks make many tasks: keep each reader's buffer small too.
+    b.capacity(64);
+    let want = sequential(&b, f.path());
+    for &t in threads {
+        for &c in chunks {
+            let ctx = format!("{ctx} (threads {t}, chunk {c})");
+            let (got, mode) = parallel(&b, f.path(), t, c);
+            assert_eq!(got, want, "{ctx}: {mode}");
+            // On input the strict reader accepts, the quote-parity model is
+            // exact: nothing may need the sequential resume.
+            let lenient = format!("{b:?}").contains("lenient: true");
+            if want.error.is_none() && !lenient {
+                assert!(!matches!(mode, Mode::Resumed { .. }), "{ctx}: {mode}");
+            }
+            let mut pr = ParallelReader::new(&b, f.path()).threads(t).chunk_size(c);
+            match (pr.count(), &want.error) {
+                (Ok(n), None) => assert_eq!(n, want.records.len() as u64, "{ctx}: count"),
+                (Err(e), Some(w)) => assert_eq!(&describe(&e), w, "{ctx}: count error"),
+                (r, w) => panic!("{ctx}: count gave {r:?}, sequential error {w:?}"),
+            }
+            if want.error.is_none() {
+                let seen = Mutex::new(Vec::new());
+                let mut pr = ParallelReader::new(&b, f.path()).threads(t).chunk_size(c);
+                pr.for_each(|rec| {
+                    seen.lock().unwrap().push(rec.position());
+                    Ok(())
+                })
+                .unwrap();
+                let mut seen = seen.into_inner().unwrap();
+                seen.sort_by_key(|p| p.byte);
+                let want: Vec<Position> = want.records.iter().map(|r| r.1).collect();
+                assert_eq!(seen, want, "{ctx}: for_each");
+            }
+        }
+    }
+}
+
+fn strict() -> ReaderBuilder {
+    ReaderBuilder::new()
+}
+
+fn generated(rows: u64, pct: u8, seed: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    let opts = swath_lab::gen::csv::CsvOptions { rows, seed, quoted_newlines_pct: pct };
+    swath_lab::gen::csv::write(&mut out, &opts).unwrap();
+    out
+}
+
+#[test]
+fn generated_files_with_many_quoted_newlines() {
+    let data = generated(120, 40, 7);
+    check(&data, &strict(), &[2, 3, 8], &[1, 2, 3, 7, 64, 333, 4096], "generated");
+    let mut flexible = strict();
+    flexible.has_headers(false).flexible(true);
+    check(&data, &flexible, &[2, 5], &[5, 100], "generated, no headers");
+}
+
+#[test]
+fn counts_match_the_generator_summary() {
+    let data = generated(3000, 20, 3);
+    let f = file_with(&data);
+    let opts = swath_lab::gen::csv::CsvOptions { rows: 3000, seed: 3, quoted_newlines_pct: 20 };
+    let sum = swath_lab::gen::csv::summary(&opts);
+    assert!(sum.quoted_newlines > 300);
+    for t in 2..=8 {
+        let mut pr = ParallelReader::new(&strict(), f.path()).threads(t).chunk_size(4096);
+        assert_eq!(pr.count().unwrap(), sum.rows, "threads {t}");
+        assert!(matches!(pr.mode(), Mode::Parallel { .. }), "{}", pr.mode());
+    }
+}
+
+/// Records whose quotes and terminators land on every byte offset, with
+/// `\r\n` endings, empty lines, a BOM, and one field that stays open over
+/// many chunks.
+fn seams() -> Vec<u8> {
+    let mut d = b"\xEF\xBB\xBFk,v\r\n".to_vec();
+    for i in 0..40 {
+        let pad = "x".repeat(i % 9);
+        match i % 5 {
+            0 => d.extend_from_slice(format!("\"{pad}\r\n\",\"a\"\"\"\r\n").as_bytes()),
+            1 => d.extend_from_slice(format!("{pad},\"\n\"\"\n\"\r\n\r\n").as_bytes()),
+            2 => d.extend_from_slice(format!("\"\",{pad}\n\n\n").as_bytes()),
+            3 => d.extend_from_slice(format!("\"{pad}\",\"\"\"\"\r").as_bytes()),
+            _ => d.extend_from_slice(format!("{pad}y,\"\r\"\n").as_bytes()),
+        }
+    }
+    // A quote opened here and closed about 300 bytes (many chunks) later.
+    d.extend_from_slice(b"long,\"");
+    for _ in 0..30 {
+        d.extend_from_slice(b"a\nb,\"\"c\r\n");
+    }
+    d.extend_from_slice(b"\"\nlast,row");
+    d
+}
+
+#[test]
+fn quotes_and_crlf_at_every_seam() {
+    let data = seams();
+    let chunks: Vec<u64> = (1..=9).chain([13, 31, 64, 100, 1000]).collect();
+    check(&data, &strict(), &[2, 3, 4, 8], &chunks, "seams");
+    let mut keep = strict();
+    keep.skip_empty_lines(false);
+    check(&data, &keep, &[2, 7], &chunks, "seams, empty lines kept");
+    let mut lenient = strict();
+    lenient.lazy_quotes(true).has_headers(false);
+    check(&data, &lenient, &[3], &chunks, "seams, lenient");
+}
+
+#[test]
+fn errors_keep_exact_positions() {
+    let good = generated(200, 30, 11);
+    let text = String::from_utf8(good).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let at = lines.len() * 2 / 3;
+    for (what, bad) in [
+        ("bare quote", "9,Ada\"x,1.0,true,Oslo,2024-01-01T00:00:00Z\n"),
+        ("text after quote", "9,\"Ada\"x,1.0,true,Oslo,2024-01-01T00:00:00Z\n"),
+        ("field count", "9,Ada,1.0\n"),
+        ("unterminated quote", "9,\"Ada,1.0,true,Oslo,2024-01-01T00:00:00Z\n"),
+    ] {
+        let mut data = lines[..at].concat();
+        data.push_str(bad);
+        data.push_str(&lines[at..].concat());
+        check(data.as_bytes(), &strict(), &[2, 3, 8], &[1, 7, 64, 500, 4096], what);
+        let mut lenient = strict();
+        lenient.lazy_quotes(true).flexible(true);
+        check(data.as_bytes(), &lenient, &[2, 4], &[3, 64, 777], &format!("{what} (lenient)"));
+    }
+}
+
+#[test]
+fn a_lenient_bare_quote_falls_back_and_says_so() {
+    let mut data = b"a,b\n".to_vec();
+    for i in 0..200 {
+        data.extend_from_slice(format!("{i},x\"y\n").as_bytes());
+    }
+    let f = file_with(&data);
+    let mut b = strict();
+    b.lazy_quotes(true);
+    let mut pr = ParallelReader::new(&b, f.path()).threads(2).chunk_size(64);
+    assert_eq!(pr.count().unwrap(), 200);
+    assert!(matches!(pr.mode(), Mode::Resumed { .. }), "{}", pr.mode());
+    let err = ParallelReader::new(&strict(), f.path()).threads(2).chunk_size(64).count();
+    assert_eq!(err.unwrap_err().position().unwrap(), Position::new(7, 2, 2));
+}
+
+#[test]
+fn configurations_outside_the_parity_model_are_sequential() {
+    let f = file_with(b"a,b\n#c,\"d\n1,\"2\\\"\n3\"\n");
+    let mut b = strict();
+    b.comment(Some(b'#')).escape(Some(b'\\'));
+    let want = sequential(&b, f.path());
+    for (comment, escape) in [(true, false), (false, true), (true, true)] {
+        let mut b = strict();
+        b.comment(comment.then_some(b'#')).escape(escape.then_some(b'\\'));
+        check(b"a,b\n#c,\"d\n1,\"2\\\"\n3\"\n", &b, &[2, 3], &[1, 4], "comment/escape");
+        let mut pr = ParallelReader::new(&b, f.path()).threads(4);
+        pr.count().ok();
+        assert!(matches!(pr.mode(), Mode::Sequential(_)), "{}", pr.mode());
+    }
+    assert_eq!(want.records.len(), 1);
+    let mut pr = ParallelReader::new(&strict(), f.path()).threads(1);
+    pr.count().ok();
+    assert_eq!(pr.mode(), &Mode::Sequential("one thread".into()));
+}
+
+#[test]
+fn empty_and_tiny_inputs() {
+    for data in
+        [&b""[..], b"\n", b"a", b"a,b", b"a,b\n", b"\xEF\xBB\xBF", b"\r\n\r\n", b"\"", b"h\n\"\n"]
+    {
+        for headers in [true, false] {
+            let mut b = strict();
+            b.has_headers(headers);
+            check(data, &b, &[2, 3], &[1, 2, 3], &format!("{data:?} headers {headers}"));
+        }
+    }
+}
+
+// BAD-INPUTS.md section A, as data (the table the reader's tests use).
+
+fn bytes(s: &str) -> Vec<u8> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') && i + 3 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 2..i + 4], 16) {
+                out.push(v);
+                i += 4;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    out
+}
+
+fn byte_opt(v: &Value, key: &str) -> Option<u8> {
+    v.get(key).and_then(Value::as_str).map(|s| bytes(s)[0])
+}
+
+fn builder(opts: &Value) -> ReaderBuilder {
+    let flag = |k: &str, d: bool| opts.get(k).and_then(Value::as_bool).unwrap_or(d);
+    let mut b = ReaderBuilder::new();
+    b.has_headers(flag("headers", false))
+        .lazy_quotes(flag("lenient", false))
+        .flexible(flag("flexible", false))
+        .skip_empty_lines(!flag("keep_empty", false))
+        .quoting(flag("quoting", true))
+        .double_quote(flag("double_quote", true))
+        .escape(byte_opt(opts, "escape"))
+        .comment(byte_opt(opts, "comment"));
+    if let Some(d) = byte_opt(opts, "delimiter") {
+        b.delimiter(d);
+    }
+    if let Some(q) = byte_opt(opts, "quote") {
+        b.quote(q);
+    }
+    if let Some(n) = opts.get("max_record").and_then(Value::as_u64) {
+        b.max_record_bytes(n as usize);
+    }
+    if let Some(n) = opts.get("max_fields").and_then(Value::as_u64) {
+        b.max_fields(n as usize);
+    }
+    b
+}
+
+#[test]
+fn every_case_of_bad_inputs_section_a() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/csv/bad_inputs.json");
+    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut n = 0;
+    for case in &cases {
+        let b = builder(&case["opts"]);
+        if case.get("build_error").is_some() || b.validate().is_err() {
+            continue;
+        }
+        let id = case["id"].as_str().unwrap();
+        let input = bytes(case["input"].as_str().unwrap());
+        // Repeat the case so that it crosses many chunks, then alone.
+        let mut many = input.clone();
+        for _ in 0..3 {
+            if !many.ends_with(b"\n") {
+                many.push(b'\n');
+            }
+            many.extend_from_slice(&input);
+        }
+        check(&input, &b, &[2, 3, 8], &[1, 2, 3, 4, 5, 6, 7, 8], id);
+        check(&many, &b, &[2, 5], &[1, 3, 8, 16], &format!("{id} (x4)"));
+        n += 1;
+    }
+    assert!(n > 60, "{n} cases");
+}
