@@ -267,31 +267,37 @@ impl Machine {
         loop {
             match s.st {
                 St::Field => {
-                    let Some(i) = cur.next(self, data, off, s.pos, false) else {
-                        s.pos = data.len();
-                        return Step::More;
-                    };
-                    let b = data[i];
-                    if b == self.delim {
-                        if !s.push(data, i, spans, scratch, self.max_fields) {
-                            return Step::TooManyFields;
-                        }
-                        s.start_field(i + 1);
-                    } else if b == b'\n' || b == b'\r' {
-                        if !s.push(data, i, spans, scratch, self.max_fields) {
-                            return Step::TooManyFields;
-                        }
-                        return Step::End(i);
-                    } else {
-                        // The quote: special only as a field's first byte.
-                        if i == s.field_start {
+                    // Unquoted fields, the common case: loop here rather
+                    // than dispatch on the state again for every field.
+                    let mut pos = s.pos;
+                    loop {
+                        let Some(i) = cur.next(self, data, off, pos, false) else {
+                            s.pos = data.len();
+                            return Step::More;
+                        };
+                        let b = data[i];
+                        if b == self.delim {
+                            if !s.push(data, i, spans, scratch, self.max_fields) {
+                                return Step::TooManyFields;
+                            }
+                            s.start_field(i + 1);
+                            pos = i + 1;
+                        } else if b == b'\n' || b == b'\r' {
+                            if !s.push(data, i, spans, scratch, self.max_fields) {
+                                return Step::TooManyFields;
+                            }
+                            return Step::End(i);
+                        } else if i == s.field_start {
+                            // The quote opens a field only as its first byte.
                             s.st = St::Quoted;
                             s.quote_open = (i, s.lines);
                             s.seg = i + 1;
+                            s.pos = i + 1;
+                            break;
                         } else {
                             s.note(Problem::BareQuote, i);
+                            pos = i + 1;
                         }
-                        s.pos = i + 1;
                     }
                 }
                 St::Quoted => {
