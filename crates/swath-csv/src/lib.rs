@@ -44,6 +44,31 @@
 //! # Ok::<(), swath_csv::Error>(())
 //! ```
 
+//! # Semantics, where readers differ
+//!
+//! - Terminators: `\n`, `\r\n` and a lone `\r`, mixed freely, also when a
+//!   `\r\n` pair is split between two reads. Empty lines are skipped (as
+//!   the `csv` crate does) unless [`ReaderBuilder::skip_empty_lines`] is
+//!   off, which makes each one a record of one empty field.
+//! - Positions: bytes are 0-based absolute offsets (a stripped BOM
+//!   included); lines are 1-based and counted by `\n`, as the `csv` crate
+//!   and `wc -l` count them; records are 1-based and the header row is
+//!   record 1.
+//! - A UTF-8 BOM is stripped at byte 0 however the input is chunked (the
+//!   `csv` crate needs it in its first read, BAD-INPUTS A3.3). In strict
+//!   mode a UTF-16/32 BOM is an error rather than a file of NULs.
+//! - Comments end at `\n` or `\r` (A3.2), and a comment at end of input
+//!   makes no record (A3.1).
+//! - Strict mode reads on past a quoting error as lenient mode would, so
+//!   `swath csv check` can list every problem; the error is reported once,
+//!   for the record, with the offending byte and the record's start.
+//!
+//! # Parallel reading
+//!
+//! [`quote_parity::scan_both`] counts record ends under both "starts
+//! outside quotes" and "starts inside quotes" in one pass, with the quote
+//! parity at the end, so byte ranges can be read on many cores exactly.
+
 #![deny(missing_docs)]
 
 mod builder;
