@@ -67,7 +67,8 @@
 //!
 //! [`quote_parity::scan_both`] counts record ends under both "starts
 //! outside quotes" and "starts inside quotes" in one pass, with the quote
-//! parity at the end, so byte ranges can be read on many cores exactly.
+//! parity at the end, so byte ranges can be read on many cores exactly
+//! ([`ParallelReader`] builds on it).
 
 #![deny(missing_docs)]
 
