@@ -29,6 +29,7 @@ fn zstd(data: &[u8]) -> Vec<u8> {
     enc.finish().unwrap()
 }
 
+/// Each test uses names of its own: tests run in parallel in one process.
 fn write_temp(name: &str, data: &[u8]) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("swath-dec-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -52,7 +53,7 @@ fn compressed_files_and_streams_count_exactly() {
     for (name, bytes, format) in [
         ("a.txt", gzip(&data), Compression::Gzip),
         ("b.csv", zstd(&data), Compression::Zstd),
-        ("c.gz", data.clone(), Compression::None),
+        ("plain.gz", data.clone(), Compression::None),
     ] {
         let path = write_temp(name, &bytes);
         let mut src = Source::open(&path).unwrap();
@@ -112,7 +113,7 @@ fn truncated_streams_are_errors_with_both_offsets() {
 #[test]
 fn corrupt_streams_are_errors_never_short_counts() {
     let data = plain();
-    for (name, mut bytes) in [("c.gz", gzip(&data)), ("c.zst", zstd(&data))] {
+    for (name, mut bytes) in [("corrupt.gz", gzip(&data)), ("corrupt.zst", zstd(&data))] {
         let mid = bytes.len() / 2;
         for b in &mut bytes[mid..mid + 16] {
             *b ^= 0x5a;
