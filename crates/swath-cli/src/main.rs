@@ -12,6 +12,7 @@ static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 mod count;
 #[allow(dead_code)] // wired to `swath csv select` once the reader is merged
 mod csv_select;
+mod csv_stats;
 mod gen;
 mod lab;
 mod output;
@@ -27,6 +28,9 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Count(count::Args),
+    /// Per-column CSV statistics (to become `swath csv stats`).
+    #[command(name = "csv-stats", hide = true)]
+    CsvStats(csv_stats::Args),
     Gen(gen::Args),
     Lab(lab::Args),
 }
@@ -35,6 +39,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Count(args) => count::run(args),
+        Command::CsvStats(args) => csv_stats::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
     };
