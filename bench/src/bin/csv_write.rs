@@ -9,7 +9,7 @@
 //! count for all writers, and the same FNV-1a hash of the file.
 //!
 //! ```text
-//! cargo run --release -p swath-bench --bin csv_write -- [ROWS] [--runs N] [--sink-only|--file-only]
+//! cargo run --release -p swath-bench --bin csv_write -- [ROWS] [--runs N] [--sink-only|--file-only] [--only NAME]
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -226,10 +226,12 @@ struct Opts {
     runs: usize,
     file: bool,
     sink: bool,
+    /// Run only the writers whose name contains this (for profiling).
+    only: Option<String>,
 }
 
 fn parse_args() -> Result<Opts, String> {
-    let mut o = Opts { rows: 5_000_000, runs: 5, file: true, sink: true };
+    let mut o = Opts { rows: 5_000_000, runs: 5, file: true, sink: true, only: None };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -239,9 +241,10 @@ fn parse_args() -> Result<Opts, String> {
                 o.runs = o.runs.max(1);
             }
             "--sink-only" => o.file = false,
+            "--only" => o.only = Some(args.next().ok_or("--only needs a writer name")?),
             "--file-only" => o.sink = false,
             "-h" | "--help" => {
-                return Err("usage: csv_write [ROWS (default 5000000)] [--runs N (5)] [--sink-only|--file-only]".into())
+                return Err("usage: csv_write [ROWS (default 5000000)] [--runs N (5)] [--sink-only|--file-only] [--only NAME]".into())
             }
             n => o.rows = n.replace('_', "").parse().map_err(|_| format!("bad row count {n}"))?,
         }
@@ -290,6 +293,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let mut results = Vec::new();
         let mut reference: Option<(u64, u64)> = None;
         for (name, to_file, to_sink) in METHODS {
+            if o.only.as_ref().is_some_and(|w| !name.contains(w.as_str())) {
+                continue;
+            }
             let mut times = Vec::new();
             let mut last = None;
             for _ in 0..o.runs {

@@ -66,6 +66,7 @@ struct CsvArgs {
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.what {
         What::Log(a) => {
+            check_space(&a.out, a.size)?;
             let mut out = open(&a.out)?;
             log::write(&mut out, a.size).with_context(|| describe(&a.out))?;
             finish(out, &a.out)?;
@@ -113,6 +114,29 @@ fn describe(path: &std::path::Path) -> String {
     } else {
         format!("writing {}", path.display())
     }
+}
+
+/// Refuse up front when a file of `size` bytes cannot fit beside `path`.
+fn check_space(path: &std::path::Path, size: u64) -> Result<()> {
+    if is_stdout(path) {
+        return Ok(());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    // A directory we cannot ask about fails at create, with a better message.
+    if let Ok(free) = swath_lab::os::free_space(dir) {
+        if size > free {
+            anyhow::bail!(
+                "not enough disk space for {}: {} needed, {} free",
+                path.display(),
+                format_bytes(size),
+                format_bytes(free)
+            );
+        }
+    }
+    Ok(())
 }
 
 fn open(path: &std::path::Path) -> Result<Output> {

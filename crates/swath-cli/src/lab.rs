@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context, Result};
 use swath::{count_source, CountOptions, Source};
 use swath_lab::gen::log;
-use swath_lab::methods::{self, Ctx, Kind, Method, WRITE_LINE};
+use swath_lab::methods::{self, Ctx, Method};
 use swath_lab::report::{self, Report};
 use swath_lab::runner::Plan;
 use swath_lab::units::{format_bytes, parse_size};
@@ -33,8 +33,9 @@ Examples:
   swath lab --chart lab.svg                 plus a chart
   swath lab --list                          the methods and what they do")]
 pub struct Args {
-    /// Measure this file instead of a generated one (it must not change
-    /// while the lab runs; mmap methods would crash if it shrank).
+    /// Measure this file instead of a generated one. Its lines are counted
+    /// first by `swath count`'s engine, the reference every method must
+    /// match. It must not change while the lab runs (mmap would crash).
     #[arg(long, value_name = "PATH")]
     file: Option<PathBuf>,
     /// Size of the generated file and of the large write run.
@@ -110,16 +111,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => std::env::temp_dir(),
     };
     let work = TempDir::create(&base, args.keep)?;
-    let writes_small = chosen.iter().any(|m| {
-        m.kind == Kind::Write && m.name.starts_with("write-") && !m.name.starts_with("write-large")
-    });
-    let writes_large = chosen.iter().any(|m| m.name.starts_with("write-large"));
-
-    // Disk space: the generated file plus the biggest write run, checked
-    // before writing anything.
-    let need = if args.file.is_none() { args.size } else { 0 }
-        + if writes_large { args.size } else { 0 }
-        + if writes_small { args.write_lines * WRITE_LINE.len() as u64 } else { 0 };
+    // Disk space: the generated file plus the biggest write run (each
+    // removes its file), checked before writing anything.
+    let sizes = Ctx {
+        file: PathBuf::new(),
+        scratch: PathBuf::new(),
+        prefix: args.prefix,
+        write_lines: args.write_lines,
+        large_write: args.size,
+    };
+    let biggest_write = chosen.iter().map(|m| m.write_bytes(&sizes)).max().unwrap_or(0);
+    let need = if args.file.is_none() { args.size } else { 0 } + biggest_write;
     let free = os::free_space(work.path())
         .with_context(|| format!("cannot tell the free space in {}", work.path().display()))?;
     if need > free {

@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
-#[allow(dead_code)] // wired to `swath csv select` once the reader is merged
+mod csv;
 mod csv_select;
 mod csv_stats;
 mod gen;
@@ -28,9 +28,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Count(count::Args),
-    /// Per-column CSV statistics (to become `swath csv stats`).
-    #[command(name = "csv-stats", hide = true)]
-    CsvStats(csv_stats::Args),
+    Csv(csv::Args),
     Gen(gen::Args),
     Lab(lab::Args),
 }
@@ -39,7 +37,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Count(args) => count::run(args),
-        Command::CsvStats(args) => csv_stats::run(args),
+        Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
     };

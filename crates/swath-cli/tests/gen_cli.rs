@@ -104,6 +104,20 @@ fn a_write_error_mid_stream_is_reported() {
 }
 
 #[test]
+fn a_log_that_cannot_fit_is_refused_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let got = swath()
+        .args(["gen", "log", "--size", "1000T"])
+        .arg(dir.path().join("huge.log"))
+        .output()
+        .unwrap();
+    assert!(!got.status.success());
+    let stderr = String::from_utf8_lossy(&got.stderr);
+    assert!(stderr.contains("not enough disk space for"), "{stderr}");
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
 fn bad_arguments_are_refused() {
     swath().args(["gen", "log", "--size", "12X", "-"]).assert().failure();
     swath().args(["gen", "csv", "--rows", "5", "--quoted-newlines", "101", "-"]).assert().failure();

@@ -24,6 +24,7 @@ pub(crate) enum St {
 
 /// A strict-mode problem found while scanning (reading goes on leniently).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)] // named after the ErrorKinds they become
 pub(crate) enum Problem {
     BareQuote,
     TextAfterQuote,
@@ -90,7 +91,7 @@ impl Scan {
     /// Start unescaping the current field: copy its pending segment (up to
     /// `upto`) into scratch.
     #[inline]
-    fn to_scratch(&mut self, data: &[u8], upto: usize, scratch: &mut Vec<u8>) {
+    fn spill(&mut self, data: &[u8], upto: usize, scratch: &mut Vec<u8>) {
         if self.scratch_from.is_none() {
             self.scratch_from = Some(scratch.len());
         }
@@ -285,7 +286,7 @@ impl Machine {
                         s.lines += 1;
                     } else {
                         // The escape byte: drop it, keep the next byte.
-                        s.to_scratch(data, i, scratch);
+                        s.spill(data, i, scratch);
                         s.seg = i + 1;
                         s.st = St::Escaped;
                     }
@@ -306,7 +307,7 @@ impl Machine {
                     };
                     if b == self.quote && self.double_quote {
                         // `""`: keep the second quote as data.
-                        s.to_scratch(data, s.close, scratch);
+                        s.spill(data, s.close, scratch);
                         s.seg = i;
                         s.st = St::Quoted;
                         s.pos = i + 1;
@@ -323,7 +324,7 @@ impl Machine {
                     } else {
                         // As csv-core: drop the closing quote, go on unquoted.
                         s.note(Problem::TextAfterQuote, i);
-                        s.to_scratch(data, s.close, scratch);
+                        s.spill(data, s.close, scratch);
                         s.seg = i;
                         s.st = St::Field;
                         s.pos = i;

@@ -1,13 +1,23 @@
 //! A counting global allocator: how many bytes a method asks for.
 //!
-//! Install it in a binary (the `swath` binary does) with
+//! Install it in a binary (the `swath` binary does) and read [`stats`]
+//! around the code to measure:
 //!
-//! ```ignore
-//! #[global_allocator]
-//! static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 //! ```
+//! use swath_lab::{alloc, CountingAlloc};
 //!
-//! and read [`stats`] around the code to measure. The counters are global
+//! #[global_allocator]
+//! static ALLOC: CountingAlloc = CountingAlloc;
+//!
+//! fn main() {
+//!     let before = alloc::stats();
+//!     let v = std::hint::black_box(vec![0u8; 1000]);
+//!     let used = alloc::stats().since(&before);
+//!     assert!(used.allocated >= 1000 && used.allocations >= 1);
+//!     drop(v);
+//! }
+//! ```
+//! The counters are global
 //! atomics (relaxed: each is a tally, no ordering between them is needed),
 //! so threads are counted too. The cost is a few atomic adds per allocation,
 //! which is noise next to malloc itself, and nothing on paths that do not

@@ -8,11 +8,10 @@ mod infer;
 mod render;
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
-use swath_csv::{ParallelReader, ReaderBuilder};
+use anyhow::Result;
+use swath_csv::ParallelReader;
 
 use column::Column;
 
@@ -24,59 +23,31 @@ Examples:
   swath csv stats data.csv             a table, all cores
   swath csv stats --json data.csv      JSON for programs
   swath csv stats -d ';' --no-headers -
+  swath csv stats -v data.csv          say how it was read (parallel or not)
 
 Types: integer, float, boolean (true/false), date (ISO 8601 date or date
 and time), string; empty values are counted apart and do not change the
 type. Mean, stddev (population) and sum are for integer and float columns;
 min and max are numeric there, lexicographic (bytes) elsewhere.")]
 pub struct Args {
-    /// The CSV file; `-` reads standard input (streamed, one thread).
-    file: PathBuf,
+    #[command(flatten)]
+    csv: crate::csv::CsvOpts,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
-    /// Threads for a regular file (0 = all cores).
+    /// Threads for a regular file (0 = all cores; pipes and compressed
+    /// input are read on one).
     #[arg(short = 't', long, default_value_t = 0)]
     threads: usize,
     /// Count distinct values up to this many per column, then report "> N".
     #[arg(long, default_value_t = 1000)]
     distinct_cap: usize,
-    /// Field delimiter (one ASCII byte; `\t` for tab).
-    #[arg(short = 'd', long, default_value = ",")]
-    delimiter: String,
-    /// The first row is data, not headers.
-    #[arg(long)]
-    no_headers: bool,
-    /// Quote byte.
-    #[arg(long, default_value = "\"")]
-    quote: String,
-    /// Escape byte inside quotes (e.g. `\`); reading is then sequential.
-    #[arg(long)]
-    escape: Option<String>,
-    /// Skip lines starting with this byte; reading is then sequential.
-    #[arg(long)]
-    comment: Option<String>,
-    /// Accept records with different numbers of fields.
-    #[arg(long)]
-    flexible: bool,
-    /// Read bad quoting as the `csv` crate does instead of failing.
-    #[arg(long)]
-    lazy_quotes: bool,
     /// Say on stderr how the file was read (parallel, or sequential and why).
     #[arg(short, long)]
     verbose: bool,
     /// Bytes per parallel chunk (tests use small ones to cross many seams).
     #[arg(long, default_value_t = 4 << 20, hide = true)]
     chunk_size: u64,
-}
-
-/// One byte from an option value: a single ASCII character or `\t`.
-fn one_byte(name: &str, v: &str) -> Result<u8> {
-    match v.as_bytes() {
-        [b] if b.is_ascii() => Ok(*b),
-        b"\\t" => Ok(b'\t'),
-        _ => bail!("--{name} must be one ASCII character (or \\t), not {v:?}"),
-    }
 }
 
 /// The per-chunk accumulator: one [`Column`] per column.
@@ -107,21 +78,10 @@ impl Stats {
 
 /// Run `swath csv stats`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut b = ReaderBuilder::new();
-    b.delimiter(one_byte("delimiter", &args.delimiter)?)
-        .quote(one_byte("quote", &args.quote)?)
-        .has_headers(!args.no_headers)
-        .flexible(args.flexible)
-        .lazy_quotes(args.lazy_quotes);
-    if let Some(e) = &args.escape {
-        b.escape(Some(one_byte("escape", e)?));
-    }
-    if let Some(c) = &args.comment {
-        b.comment(Some(one_byte("comment", c)?));
-    }
+    let b = args.csv.builder();
+    let file = args.csv.path();
     let cap = args.distinct_cap;
-    let mut rdr =
-        ParallelReader::new(&b, &args.file).threads(args.threads).chunk_size(args.chunk_size);
+    let mut rdr = ParallelReader::new(&b, file).threads(args.threads).chunk_size(args.chunk_size);
     let stats = rdr.fold(
         Stats::default,
         |s, rec| {
@@ -143,12 +103,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         |a, b| a.merge(b, cap),
     );
     if args.verbose {
-        eprintln!("swath: {}: {}", args.file.display(), rdr.mode());
+        eprintln!("swath: {}: {}", args.csv.name(), rdr.mode());
     }
     // The error names the file and the position already.
     let stats = stats?;
     let mut stats = stats;
-    if stats.headers.is_none() && !args.no_headers && args.file.as_os_str() != "-" {
+    if stats.headers.is_none() && file.as_os_str() != "-" {
         // No data records: the header row alone still names the columns.
         let h = rdr.headers()?;
         stats.headers =

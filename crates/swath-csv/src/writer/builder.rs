@@ -6,6 +6,7 @@ use std::io;
 use std::path::Path;
 
 use super::error::WriteError;
+use super::special::Specials;
 use super::Writer;
 
 /// Default size of the writer's output buffer: 256 KiB, like the reader's
@@ -44,15 +45,6 @@ pub enum Terminator {
     Lf,
     /// `\r\n` (RFC 4180).
     CrLf,
-}
-
-impl Terminator {
-    pub(crate) fn bytes(self) -> &'static [u8] {
-        match self {
-            Terminator::Lf => b"\n",
-            Terminator::CrLf => b"\r\n",
-        }
-    }
 }
 
 /// Options of a [`Writer`]. `&mut self` setters, then
@@ -226,6 +218,8 @@ pub(crate) struct Config {
     /// `escaped[b]`: inside quotes, `b` is preceded by the escape (or
     /// doubled when escaping by doubling).
     pub(crate) escaped: [bool; 256],
+    /// The same bytes as `special`, for the word-at-a-time scan.
+    pub(crate) specials: Specials,
     /// No byte a number can produce is special, so typed numbers skip the
     /// quoting scan (false for odd setups like `.` as the delimiter).
     pub(crate) numbers_plain: bool,
@@ -243,6 +237,7 @@ impl Config {
             special[esc as usize] = true;
             escaped[esc as usize] = true;
         }
+        let specials = Specials::new(b.delimiter, b.quote, b.escape);
         let numbers_plain = NUMBER_BYTES.iter().all(|&x| !special[x as usize])
             && !matches!(b.comment, Some(c) if NUMBER_BYTES.contains(&c));
         Config {
@@ -258,6 +253,7 @@ impl Config {
             has_headers: b.has_headers,
             special,
             escaped,
+            specials,
             numbers_plain,
         }
     }

@@ -2,11 +2,11 @@
 //! a time, with no I/O. The [`Writer`](super::Writer) owns one and drains
 //! its buffer into the inner writer.
 
-use super::builder::{Config, QuoteStyle};
+use super::builder::{Config, QuoteStyle, Terminator};
 use super::quote::{
     is_formula_start, looks_numeric, needs_quotes, prefix_in_place, quote_in_place,
 };
-use super::to_field::{FieldBuf, FieldKind, ToField};
+use super::to_field::{extend_small, FieldBuf, FieldKind, ToField};
 
 /// A record that broke the expected field count: `(expected, got)`.
 pub(crate) struct CountMismatch(pub(crate) usize, pub(crate) usize);
@@ -23,6 +23,9 @@ pub(crate) struct Encoder {
     /// No record ended yet: the next field may be the first bytes of the
     /// output, where readers (the `csv` crate) strip a UTF-8 byte order mark.
     at_start: bool,
+    /// Minimal quoting, no guard, past the first record: the one flag the
+    /// hot path tests (set once the first record ends).
+    fast: bool,
 }
 
 /// The UTF-8 byte order mark.
@@ -33,7 +36,14 @@ impl Encoder {
         // Room for the flush threshold plus one ordinary record past it, so
         // the buffer is allocated once.
         let cap = cfg.capacity + (cfg.capacity / 4).max(64);
-        Encoder { cfg, buf: Vec::with_capacity(cap), row_start: 0, fields: 0, at_start: true }
+        Encoder {
+            cfg,
+            buf: Vec::with_capacity(cap),
+            row_start: 0,
+            fields: 0,
+            at_start: true,
+            fast: false,
+        }
     }
 
     /// Checks that `n` more fields keep the open record within the
@@ -71,7 +81,7 @@ impl Encoder {
     }
 
     /// Append one typed field (no count check: see `check_more`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn field<T: ToField + ?Sized>(&mut self, value: &T) {
         if self.fields > 0 {
             self.buf.push(self.cfg.delimiter);
@@ -89,8 +99,30 @@ impl Encoder {
     }
 
     /// Quote (and guard) the field at `buf[start..]` as the style says.
-    #[inline]
+    /// The common case (minimal quoting, no guard, past the first record)
+    /// is decided inline; the rest goes to `finish_field_general`.
+    #[inline(always)]
     fn finish_field(&mut self, start: usize, kind: FieldKind) {
+        let cfg = &self.cfg;
+        if self.fast {
+            if kind == FieldKind::Number && cfg.numbers_plain {
+                return;
+            }
+            let comment = match (cfg.comment, self.buf.get(start)) {
+                (Some(c), Some(&first)) => c == first,
+                _ => false,
+            };
+            if comment || cfg.specials.any_in_tail(&self.buf, start) {
+                quote_in_place(&self.cfg, &mut self.buf, start);
+            }
+            return;
+        }
+        self.finish_field_general(start, kind);
+    }
+
+    /// Every style and option; the slow path and the fast path's twin.
+    #[inline(never)]
+    fn finish_field_general(&mut self, start: usize, kind: FieldKind) {
         let cfg = &self.cfg;
         let field = &self.buf[start..];
         let guard = cfg.formula_guard
@@ -131,9 +163,13 @@ impl Encoder {
             self.buf.push(self.cfg.quote);
             self.buf.push(self.cfg.quote);
         }
-        self.buf.extend_from_slice(self.cfg.terminator.bytes());
+        match self.cfg.terminator {
+            Terminator::Lf => self.buf.push(b'\n'),
+            Terminator::CrLf => extend_small(&mut self.buf, b"\r\n"),
+        }
         self.row_start = self.buf.len();
         self.fields = 0;
         self.at_start = false;
+        self.fast = self.cfg.style == QuoteStyle::Necessary && !self.cfg.formula_guard;
     }
 }

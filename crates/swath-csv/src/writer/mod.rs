@@ -50,6 +50,7 @@ mod quote;
 mod row;
 #[cfg(feature = "serde")]
 mod serialize;
+mod special;
 mod to_field;
 
 use std::fs::File;

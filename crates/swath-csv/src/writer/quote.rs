@@ -39,6 +39,7 @@ pub(crate) fn looks_numeric(field: &[u8]) -> bool {
 
 /// Quote `buf[start..]` in place: a quote on each side, each escaped byte
 /// preceded by the escape byte (or doubled, when escaping by doubling).
+#[cold]
 pub(crate) fn quote_in_place(cfg: &Config, buf: &mut Vec<u8>, start: usize) {
     let end = buf.len();
     let escapes = buf[start..].iter().filter(|&&b| cfg.escaped[b as usize]).count();

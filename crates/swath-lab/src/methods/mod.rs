@@ -294,6 +294,19 @@ impl Method {
         }
     }
 
+    /// Bytes this method writes to the scratch directory in one run (0 for
+    /// readers), for the disk-space check. Each run removes its file.
+    pub fn write_bytes(&self, ctx: &Ctx) -> u64 {
+        let lines = match self.way {
+            Way::WriteUnbuffered => ctx.write_lines,
+            Way::WriteBufWriter { large } | Way::WriteSwath { large } => {
+                self.write_count(ctx, large)
+            }
+            _ => 0,
+        };
+        lines * WRITE_LINE.len() as u64
+    }
+
     fn write_count(&self, ctx: &Ctx, large: bool) -> u64 {
         if large {
             ctx.large_write / WRITE_LINE.len() as u64
@@ -333,5 +346,21 @@ mod tests {
         assert!(find("nope").is_none());
         assert_eq!(size_label(512), "512B");
         assert_eq!(size_label(8 << 20), "8M");
+    }
+
+    #[test]
+    fn write_sizes_for_the_disk_check() {
+        let ctx = Ctx {
+            file: PathBuf::new(),
+            scratch: PathBuf::new(),
+            prefix: 0,
+            write_lines: 10,
+            large_write: 1000,
+        };
+        let bytes = |n: &str| find(n).unwrap().write_bytes(&ctx);
+        assert_eq!(bytes("read-4K"), 0);
+        assert_eq!(bytes("write-unbuffered"), 110);
+        assert_eq!(bytes("write-swath"), 110);
+        assert_eq!(bytes("write-large-swath"), 1000 / 11 * 11);
     }
 }

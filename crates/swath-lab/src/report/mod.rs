@@ -69,6 +69,17 @@ pub fn utc_date(secs: u64) -> String {
     format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
 }
 
+/// GB/s with enough digits to tell small rates apart: `12.3`, `4.56`, `0.0123`.
+pub fn fmt_gbps(g: f64) -> String {
+    if g >= 10.0 {
+        format!("{g:.1}")
+    } else if g >= 0.1 {
+        format!("{g:.2}")
+    } else {
+        format!("{g:.4}")
+    }
+}
+
 /// The machine in one line: CPU model, cores, memory, kernel (Linux files;
 /// "unknown" parts elsewhere).
 pub fn machine() -> String {

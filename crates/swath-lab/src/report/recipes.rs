@@ -129,9 +129,10 @@ pub fn recipes(r: &Report) -> Vec<String> {
     }
     if let (Some(s), Some(u)) = (fig(r, "swath-lines"), fig(r, "read-until")) {
         out.push(format!(
-            "swath's LineReader: {:.2} GB/s with {} allocations, {} BufReader + read_until.",
+            "swath's LineReader: {:.2} GB/s with {} allocation{}, {} BufReader + read_until.",
             s.gbps,
             s.allocations,
+            if s.allocations == 1 { "" } else { "s" },
             compare(s.gbps, u.gbps)
         ));
     }

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::Report;
-use crate::methods::size_label;
+use crate::methods::{size_label, Kind};
 
 const W: f64 = 820.0;
 const LEFT: f64 = 70.0;
@@ -32,10 +32,10 @@ fn nice_max(x: f64) -> f64 {
 
 /// The chart as an SVG document.
 pub fn to_svg(r: &Report) -> String {
-    let bars: Vec<(String, f64)> = r
+    let bars: Vec<(String, f64, Kind)> = r
         .series
         .iter()
-        .filter_map(|s| s.figures().map(|f| (s.method.name.clone(), f.gbps)))
+        .filter_map(|s| s.figures().map(|f| (s.method.name.clone(), f.gbps, s.method.kind)))
         .collect();
     let points: Vec<(usize, bool, f64)> = r
         .series
@@ -151,8 +151,11 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
                 y - 4.0
             );
         }
-        let dy = if p.1 { -8.0 } else { 16.0 };
-        let _ = writeln!(o, "<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"{color}\" font-size=\"11\">{:.2}</text>", y + dy, p.2);
+        // Aligned labels above their points, Vec labels to the right of
+        // theirs, so the two never overlap at the same size.
+        let (lx, ly, anchor) =
+            if p.1 { (x, y - 8.0, "middle") } else { (x + 8.0, y + 4.0, "start") };
+        let _ = writeln!(o, "<text x=\"{lx:.1}\" y=\"{ly:.1}\" text-anchor=\"{anchor}\" fill=\"{color}\" font-size=\"11\">{}</text>", super::fmt_gbps(p.2));
     }
     // Legend.
     let lx = x1 - 230.0;
@@ -161,16 +164,42 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
     let _ = writeln!(o, "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"#d62728\"/><text x=\"{}\" y=\"{}\">Vec (malloc alignment)</text>", lx - 4.0, ly + 14.0, lx + 10.0, ly + 22.0);
 }
 
-fn bar_panel(o: &mut String, bars: &[(String, f64)], top: f64) {
+/// Bar colour and legend text per kind of method.
+fn kind_style(kind: Kind) -> (&'static str, &'static str) {
+    match kind {
+        Kind::Read => ("#4c9f70", "reads the whole file"),
+        Kind::Prefix => ("#9467bd", "1-byte reads of a prefix"),
+        Kind::Write => ("#ff7f0e", "writes lines"),
+    }
+}
+
+fn bar_panel(o: &mut String, bars: &[(String, f64, Kind)], top: f64) {
     let _ = writeln!(
         o,
         "<text x=\"{LEFT}\" y=\"{:.1}\" font-weight=\"bold\">GB/s per method (median)</text>",
         top - 14.0
     );
+    // Legend: one coloured square per kind present.
+    let mut lx = LEFT + 230.0;
+    for kind in [Kind::Read, Kind::Prefix, Kind::Write] {
+        if bars.iter().any(|b| b.2 == kind) {
+            let (color, text) = kind_style(kind);
+            let _ = writeln!(
+                o,
+                "<rect x=\"{lx:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{color}\"/>\
+                 <text x=\"{:.1}\" y=\"{:.1}\">{text}</text>",
+                top - 23.0,
+                lx + 14.0,
+                top - 14.0
+            );
+            lx += 24.0 + 6.5 * text.len() as f64;
+        }
+    }
     let x0 = LEFT + NAME_W;
     let x1 = W - RIGHT - 60.0;
     let max = nice_max(bars.iter().map(|b| b.1).fold(0.0, f64::max));
-    for (i, (name, g)) in bars.iter().enumerate() {
+    for (i, (name, g, kind)) in bars.iter().enumerate() {
+        let color = kind_style(*kind).0;
         let y = top + i as f64 * (BAR_H + BAR_GAP);
         let w = (g / max * (x1 - x0)).max(1.0);
         let _ = writeln!(
@@ -182,13 +211,14 @@ fn bar_panel(o: &mut String, bars: &[(String, f64)], top: f64) {
         );
         let _ = writeln!(
             o,
-            "<rect x=\"{x0}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{BAR_H}\" fill=\"#4c9f70\"/>"
+            "<rect x=\"{x0}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{BAR_H}\" fill=\"{color}\"/>"
         );
         let _ = writeln!(
             o,
-            "<text x=\"{:.1}\" y=\"{:.1}\">{g:.2}</text>",
+            "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
             x0 + w + 6.0,
-            y + BAR_H * 0.7
+            y + BAR_H * 0.7,
+            super::fmt_gbps(*g)
         );
     }
     if bars.is_empty() {

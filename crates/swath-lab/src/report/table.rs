@@ -70,7 +70,7 @@ pub fn to_table(r: &Report) -> String {
             s.method.name.clone(),
             secs(f.secs.0),
             format!("{}..{}", secs(f.secs.1), secs(f.secs.2)),
-            format!("{:.2}", f.gbps),
+            super::fmt_gbps(f.gbps),
             format_bytes(f.allocated),
             format_bytes(f.max_rss),
             f.lines.to_string(),

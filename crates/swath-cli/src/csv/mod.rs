@@ -1,0 +1,154 @@
+//! `swath csv ...`: exact CSV work on files of any size, with flat memory.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use swath::Source;
+use swath_csv::{Reader, ReaderBuilder};
+
+mod check;
+mod count;
+mod head;
+mod to_json;
+
+/// Read CSV: count, check, head, select columns, convert to JSON.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Debug, Subcommand)]
+enum Cmd {
+    Count(count::Args),
+    Check(check::Args),
+    Head(head::Args),
+    ToJson(to_json::Args),
+    Select(crate::csv_select::Args),
+    Stats(crate::csv_stats::Args),
+}
+
+/// Run `swath csv`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.cmd {
+        Cmd::Count(a) => count::run(a),
+        Cmd::Check(a) => check::run(a),
+        Cmd::Head(a) => head::run(a),
+        Cmd::ToJson(a) => to_json::run(a),
+        Cmd::Select(a) => crate::csv_select::run(a),
+        Cmd::Stats(a) => crate::csv_stats::run(a),
+    }
+}
+
+/// The options every csv command shares.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CsvOpts {
+    /// The file to read; `-` (the default) reads standard input.
+    #[arg(default_value = "-")]
+    file: PathBuf,
+    /// Field delimiter: one ASCII character, or `tab` / `\t`.
+    #[arg(short = 'd', long, default_value = ",", value_parser = parse_byte)]
+    delimiter: u8,
+    /// Quote character.
+    #[arg(long, default_value = "\"", value_parser = parse_byte)]
+    quote: u8,
+    /// Escape character inside quoted fields (e.g. `\`); default none, only
+    /// doubled quotes.
+    #[arg(long, value_parser = parse_byte)]
+    escape: Option<u8>,
+    /// Skip lines that start with this character.
+    #[arg(long, value_parser = parse_byte)]
+    comment: Option<u8>,
+    /// The first record is data, not a header row.
+    #[arg(long)]
+    no_headers: bool,
+    /// Accept bad quoting the way the Rust `csv` crate does, instead of
+    /// reporting it.
+    #[arg(long)]
+    lenient: bool,
+    /// Accept records with different numbers of fields.
+    #[arg(long)]
+    flexible: bool,
+    /// Longest record accepted, in bytes (suffixes K, M, G allowed).
+    #[arg(long, default_value = "64M", value_parser = parse_size)]
+    max_record_size: usize,
+}
+
+impl CsvOpts {
+    /// A builder with these options.
+    pub fn builder(&self) -> ReaderBuilder {
+        let mut b = ReaderBuilder::new();
+        b.delimiter(self.delimiter)
+            .quote(self.quote)
+            .escape(self.escape)
+            .comment(self.comment)
+            .has_headers(!self.no_headers)
+            .lazy_quotes(self.lenient)
+            .flexible(self.flexible)
+            .max_record_bytes(self.max_record_size);
+        b
+    }
+
+    /// Open the file with these options.
+    pub fn open(&self, b: &ReaderBuilder) -> Result<Reader<Source>> {
+        b.from_path(&self.file).with_context(|| format!("cannot read {}", self.name()))
+    }
+
+    /// The input's path (`-` for standard input).
+    pub fn path(&self) -> &std::path::Path {
+        &self.file
+    }
+
+    /// The input's name for messages.
+    pub fn name(&self) -> String {
+        self.file.display().to_string()
+    }
+}
+
+/// One ASCII character; `tab` and `\t` for a TAB.
+fn parse_byte(s: &str) -> std::result::Result<u8, String> {
+    match s {
+        "tab" | "\\t" => return Ok(b'\t'),
+        _ => {}
+    }
+    match s.as_bytes() {
+        [b] if b.is_ascii() => Ok(*b),
+        _ => Err(format!(
+            "{s:?} is not one ASCII character (multi-byte delimiters are not supported)"
+        )),
+    }
+}
+
+/// A byte count with an optional K, M or G suffix (powers of 1024).
+fn parse_size(s: &str) -> std::result::Result<usize, String> {
+    let (num, mult) = match s.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&s[..i], 1 << 10),
+        Some((i, 'M' | 'm')) => (&s[..i], 1 << 20),
+        Some((i, 'G' | 'g')) => (&s[..i], 1 << 30),
+        _ => (s, 1),
+    };
+    num.parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{s:?} is not a positive size (like 4096, 512K, 64M)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_and_sizes_parse() {
+        assert_eq!(parse_byte("tab"), Ok(b'\t'));
+        assert_eq!(parse_byte(";"), Ok(b';'));
+        assert!(parse_byte("£").is_err());
+        assert!(parse_byte("ab").is_err());
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("x").is_err());
+    }
+}

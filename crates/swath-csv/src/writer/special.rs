@@ -1,0 +1,225 @@
+//! Does a field hold a byte that forces quoting? Eight bytes at a time
+//! (SWAR), with the plain byte-table loop as its slow twin.
+//!
+//! The table loop was the largest cost of `write_row` in the profile (one
+//! load, compare and branch per byte); this looks at a word per step.
+
+/// The low 7 bits of every byte.
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+/// The high bit of every byte.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+/// Every byte 0x01.
+const LO: u64 = 0x0101_0101_0101_0101;
+
+/// The bytes that force quoting: delimiter, quote and escape exactly, plus
+/// `\r` and `\n`, which the word test covers with "any byte below 0x0e"
+/// (cheaper than two more equality tests; the other control bytes it also
+/// flags are sent to the exact byte loop, and are rare in text).
+#[derive(Clone, Debug)]
+pub(crate) struct Specials {
+    /// Delimiter, quote, escape (or the quote again), each in every byte.
+    splats: [u64; 3],
+    /// The same three bytes and 0x0d, each in every byte of a vector, for
+    /// the SSE2 test (built once: splatting per call was a third of it).
+    #[cfg(target_arch = "x86_64")]
+    vectors: [std::arch::x86_64::__m128i; 4],
+    /// The exact set, for the byte loop.
+    table: [bool; 256],
+}
+
+impl Specials {
+    pub(crate) fn new(delimiter: u8, quote: u8, escape: Option<u8>) -> Specials {
+        let mut table = [false; 256];
+        for b in [delimiter, quote, b'\r', b'\n'] {
+            table[b as usize] = true;
+        }
+        if let Some(e) = escape {
+            table[e as usize] = true;
+        }
+        let e = escape.unwrap_or(quote);
+        Specials {
+            splats: [LO * delimiter as u64, LO * quote as u64, LO * e as u64],
+            #[cfg(target_arch = "x86_64")]
+            vectors: splat16([delimiter, quote, e, 0x0d]),
+            table,
+        }
+    }
+
+    /// High bit set in each byte of `word` that may be special: every
+    /// special byte is flagged; control bytes below 0x0e are too. Exact
+    /// per byte: `(y & LOW7) + LOW7` never carries into the next byte.
+    #[inline(always)]
+    fn candidates(&self, word: u64) -> u64 {
+        let mut nonzero_all = HIGH;
+        for &s in &self.splats {
+            let y = word ^ s;
+            // High bit set where the byte of `y` is not zero.
+            nonzero_all &= ((y & LOW7) + LOW7) | y;
+        }
+        // High bit set where the byte is 0x0e or more.
+        let not_low = ((word & LOW7) + LO * (0x80 - 0x0e)) | word;
+        !(nonzero_all & not_low) & HIGH
+    }
+
+    /// Whether `buf[start..]` holds a special byte. Reads whole words of
+    /// `buf`, including bytes before `start` when the field is shorter than
+    /// a word (their flags are masked off); a flagged word is confirmed by
+    /// the exact byte loop.
+    #[inline(always)]
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    pub(crate) fn any_in_tail_swar(&self, buf: &[u8], start: usize) -> bool {
+        let end = buf.len();
+        let len = end - start;
+        let flagged = if len >= 8 {
+            let mut flags = 0;
+            let mut i = start;
+            while i + 8 <= end {
+                flags |= self.candidates(word(buf, i));
+                i += 8;
+            }
+            // The last, overlapping word: all of it is field.
+            if i != end {
+                flags |= self.candidates(word(buf, end - 8));
+            }
+            flags != 0
+        } else if len == 0 {
+            false
+        } else if end >= 8 {
+            // The word ending at `end`; its low `8 - len` bytes (little
+            // endian: the first ones) are not the field.
+            self.candidates(word(buf, end - 8)) >> ((8 - len) * 8) != 0
+        } else {
+            true
+        };
+        flagged && self.any_slow(&buf[start..])
+    }
+
+    /// Whether `buf[start..]` holds a special byte: SSE2 on x86_64 (part of
+    /// its baseline, so no detection), SWAR elsewhere.
+    #[inline(always)]
+    pub(crate) fn any_in_tail(&self, buf: &[u8], start: usize) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.any_in_tail_sse2(buf, start);
+        #[cfg(not(target_arch = "x86_64"))]
+        return self.any_in_tail_swar(buf, start);
+    }
+
+    /// Bit i set when byte i of `chunk` may be special (as `candidates`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn candidates16(&self, chunk: &[u8]) -> u32 {
+        use std::arch::x86_64::*;
+        assert!(chunk.len() >= 16);
+        // SAFETY: SSE2 is in the x86_64 baseline; the unaligned load reads
+        // the first 16 bytes of `chunk`, which has at least 16 (checked).
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
+            let [d, q, e, cr] = self.vectors;
+            let d = _mm_cmpeq_epi8(v, d);
+            let q = _mm_cmpeq_epi8(v, q);
+            let e = _mm_cmpeq_epi8(v, e);
+            // Unsigned byte < 0x0e: min(byte, 0x0d) == byte.
+            let low = _mm_cmpeq_epi8(_mm_min_epu8(v, cr), v);
+            let any = _mm_or_si128(_mm_or_si128(d, q), _mm_or_si128(e, low));
+            _mm_movemask_epi8(any) as u32
+        }
+    }
+
+    /// As `any_in_tail_swar`, sixteen bytes at a time.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) fn any_in_tail_sse2(&self, buf: &[u8], start: usize) -> bool {
+        let end = buf.len();
+        let len = end - start;
+        let flagged = if len >= 16 {
+            let mut flags = 0;
+            let mut i = start;
+            while i + 16 <= end {
+                flags |= self.candidates16(&buf[i..]);
+                i += 16;
+            }
+            if i != end {
+                flags |= self.candidates16(&buf[end - 16..]);
+            }
+            flags != 0
+        } else if len == 0 {
+            false
+        } else if end >= 16 {
+            // The 16 bytes ending at `end`; the first `16 - len` are not
+            // the field.
+            self.candidates16(&buf[end - 16..]) >> (16 - len) != 0
+        } else {
+            return self.any_in_tail_swar(buf, start);
+        };
+        flagged && self.any_slow(&buf[start..])
+    }
+
+    /// The slow twin: one byte at a time, exact.
+    pub(crate) fn any_slow(&self, field: &[u8]) -> bool {
+        field.iter().any(|&b| self.table[b as usize])
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn splat16(bytes: [u8; 4]) -> [std::arch::x86_64::__m128i; 4] {
+    // SAFETY: SSE2 is in the x86_64 baseline.
+    bytes.map(|b| unsafe { std::arch::x86_64::_mm_set1_epi8(b as i8) })
+}
+
+#[inline(always)]
+fn word(buf: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&buf[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field length 0..40 at every start 0..20, with each byte
+    /// position holding a special byte, a neighbour of one (the classic
+    /// SWAR false positives: value ^ 1, 0x80) or a plain byte, and a
+    /// special byte just before the field: fast and slow agree.
+    #[test]
+    fn swar_matches_the_byte_loop() {
+        let sets: [(u8, u8, Option<u8>); 4] = [
+            (b',', b'"', None),
+            (b';', b'\'', Some(b'\\')),
+            (b'\0', b'\xff', Some(b'\r')),
+            (b'\t', b'"', None),
+        ];
+        for (d, q, e) in sets {
+            let sp = Specials::new(d, q, e);
+            let set = [d, q, e.unwrap_or(q), b'\r', b'\n', b'\t', 0];
+            let probes: Vec<u8> = set
+                .iter()
+                .flat_map(|&b| [b, b ^ 1, b.wrapping_add(1), b | 0x80])
+                .chain([b'a', 0x80, 0x7f, 0x01, 0x0e, 0x0d, 0x8d])
+                .collect();
+            for start in 0..34 {
+                for len in 0..40 {
+                    for pos in 0..len.max(1) {
+                        for &p in &probes {
+                            let mut buf = vec![b'x'; start];
+                            if start > 0 {
+                                buf[start - 1] = set[0];
+                            }
+                            buf.resize(start + len, b'a');
+                            if len > 0 {
+                                buf[start + pos] = p;
+                            }
+                            let want = sp.any_slow(&buf[start..]);
+                            let at = format!(
+                                "set {set:?} start {start} len {len} pos {pos} byte {p:#x}"
+                            );
+                            assert_eq!(sp.any_in_tail_swar(&buf, start), want, "swar {at}");
+                            #[cfg(target_arch = "x86_64")]
+                            assert_eq!(sp.any_in_tail_sse2(&buf, start), want, "sse2 {at}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
