@@ -107,6 +107,47 @@ impl CsvOpts {
     }
 }
 
+/// How many threads, for the commands that read a regular file in
+/// parallel (exactly: see swath_csv::parallel).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ParOpts {
+    /// Threads for a regular file (0 = all cores). Pipes, stdin and
+    /// compressed input are read on one.
+    #[arg(short = 't', long, default_value_t = 0)]
+    pub threads: usize,
+    /// Say on stderr how the input was read (parallel, or sequential and
+    /// why).
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Bytes per parallel chunk (tests use small ones to cross many seams).
+    #[arg(long, default_value_t = 4 << 20, hide = true)]
+    pub chunk_size: u64,
+}
+
+impl ParOpts {
+    /// A parallel reader of the input with these threads.
+    pub fn reader(&self, opts: &CsvOpts, b: &ReaderBuilder) -> swath_csv::ParallelReader {
+        swath_csv::ParallelReader::new(b, opts.path())
+            .threads(self.threads)
+            .chunk_size(self.chunk_size)
+    }
+
+    /// True when the input is a regular file that may be read in
+    /// parallel, and read twice (a pipe cannot).
+    pub fn parallel_input(&self, opts: &CsvOpts) -> bool {
+        self.threads != 1
+            && opts.path() != std::path::Path::new("-")
+            && std::fs::metadata(opts.path()).is_ok_and(|m| m.is_file())
+    }
+
+    /// The `--verbose` note.
+    pub fn note(&self, opts: &CsvOpts, rdr: &swath_csv::ParallelReader) {
+        if self.verbose {
+            eprintln!("swath: {}: {}", opts.name(), rdr.mode());
+        }
+    }
+}
+
 /// One ASCII character; `tab` and `\t` for a TAB.
 fn parse_byte(s: &str) -> std::result::Result<u8, String> {
     match s {
