@@ -27,7 +27,7 @@ pub fn select<R: Read>(
     args: &Args,
     spec: &Spec,
 ) -> anyhow::Result<Output> {
-    let cols = {
+    let (cols, header_at) = {
         let Some(first) = rdr.next_record()? else {
             return wtr.finish().map_err(|e| e.into_error().into());
         };
@@ -37,12 +37,14 @@ pub fn select<R: Read>(
             wtr.write_field(names[c])?;
         }
         wtr.end_record()?;
-        cols
+        (cols, first.position().byte)
     };
     drop(rdr);
     let mut out = wtr.finish().map_err(|e| e.into_error())?;
-    let mut prdr =
-        ParallelReader::new(b, &args.input).threads(args.threads).chunk_size(args.chunk_size);
+    let mut prdr = ParallelReader::new(b, &args.input)
+        .threads(args.threads)
+        .chunk_size(args.chunk_size)
+        .relative_record_numbers(true);
     let mut write_err = None;
     let res = prdr.for_each_ordered(
         || {
@@ -52,7 +54,7 @@ pub fn select<R: Read>(
             w
         },
         |w, rec| {
-            if rec.position().record == 1 {
+            if rec.position().byte == header_at {
                 // The header row, written above.
                 return Ok(());
             }

@@ -47,8 +47,17 @@ fn sequential(b: &ReaderBuilder, path: &std::path::Path) -> Run {
     }
 }
 
-fn parallel(b: &ReaderBuilder, path: &std::path::Path, threads: usize, chunk: u64) -> (Run, Mode) {
-    let mut pr = ParallelReader::new(b, path).threads(threads).chunk_size(chunk);
+fn parallel(
+    b: &ReaderBuilder,
+    path: &std::path::Path,
+    threads: usize,
+    chunk: u64,
+    relative: bool,
+) -> (Run, Mode) {
+    let mut pr = ParallelReader::new(b, path)
+        .threads(threads)
+        .chunk_size(chunk)
+        .relative_record_numbers(relative);
     let mut records = Vec::new();
     let res = pr.for_each_ordered(
         Vec::new,
@@ -76,15 +85,25 @@ fn check(data: &[u8], b: &ReaderBuilder, threads: &[usize], chunks: &[u64], ctx:
     for &t in threads {
         for &c in chunks {
             let ctx = format!("{ctx} (threads {t}, chunk {c})");
-            let (got, mode) = parallel(&b, f.path(), t, c);
+            let (got, mode) = parallel(&b, f.path(), t, c, false);
             assert_eq!(got, want, "{ctx}: {mode}");
+            // Relative record numbers: the same records, bytes, lines and
+            // error (renumbered); only the numbers the closures saw differ.
+            let (mut rel, _) = parallel(&b, f.path(), t, c, true);
+            for (r, w) in rel.records.iter_mut().zip(&want.records) {
+                r.1.record = w.1.record;
+            }
+            assert_eq!(rel, want, "{ctx}: relative record numbers");
             // On input the strict reader accepts, the quote-parity model is
             // exact: nothing may need the sequential resume.
             let lenient = format!("{b:?}").contains("lenient: true");
             if want.error.is_none() && !lenient {
                 assert!(!matches!(mode, Mode::Resumed { .. }), "{ctx}: {mode}");
             }
-            let mut pr = ParallelReader::new(&b, f.path()).threads(t).chunk_size(c);
+            let mut pr = ParallelReader::new(&b, f.path())
+                .threads(t)
+                .chunk_size(c)
+                .relative_record_numbers(c % 2 == 1);
             match (pr.count(), &want.error) {
                 (Ok(n), None) => assert_eq!(n, want.records.len() as u64, "{ctx}: count"),
                 (Err(e), Some(w)) => assert_eq!(&describe(&e), w, "{ctx}: count error"),

@@ -81,7 +81,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let b = args.csv.builder();
     let file = args.csv.path();
     let cap = args.distinct_cap;
-    let mut rdr = ParallelReader::new(&b, file).threads(args.threads).chunk_size(args.chunk_size);
+    let mut rdr = ParallelReader::new(&b, file)
+        .threads(args.threads)
+        .chunk_size(args.chunk_size)
+        .relative_record_numbers(true);
     let stats = rdr.fold(
         Stats::default,
         |s, rec| {
