@@ -344,3 +344,21 @@ fn every_case_of_bad_inputs_section_a() {
     }
     assert!(n > 60, "{n} cases");
 }
+
+#[test]
+fn compressed_input_is_read_sequentially_with_the_same_answer() {
+    let data = generated(500, 30, 5);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&data).unwrap();
+    let f = file_with(&gz.finish().unwrap());
+    let plain = file_with(&data);
+    let mut pr = ParallelReader::new(&strict(), f.path()).threads(4).chunk_size(100);
+    assert_eq!(pr.count().unwrap(), 500);
+    assert!(
+        matches!(pr.mode(), Mode::Sequential(why) if why.contains("compressed")),
+        "{}",
+        pr.mode()
+    );
+    let (got, _) = parallel(&strict(), f.path(), 3, 64, false);
+    assert_eq!(got, sequential(&strict(), plain.path()));
+}
