@@ -89,7 +89,7 @@ fn check(data: &[u8], b: &ReaderBuilder, threads: &[usize], chunks: &[u64], ctx:
             assert_eq!(got, want, "{ctx}: {mode}");
             // Relative record numbers: the same records, bytes, lines and
             // error (renumbered); only the numbers the closures saw differ.
-            let (mut rel, _) = parallel(&b, f.path(), t, c, true);
+            let (mut rel, rel_mode) = parallel(&b, f.path(), t, c, true);
             for (r, w) in rel.records.iter_mut().zip(&want.records) {
                 r.1.record = w.1.record;
             }
@@ -99,6 +99,7 @@ fn check(data: &[u8], b: &ReaderBuilder, threads: &[usize], chunks: &[u64], ctx:
             let lenient = format!("{b:?}").contains("lenient: true");
             if want.error.is_none() && !lenient {
                 assert!(!matches!(mode, Mode::Resumed { .. }), "{ctx}: {mode}");
+                assert!(!matches!(rel_mode, Mode::Resumed { .. }), "{ctx}: {rel_mode}");
             }
             let mut pr = ParallelReader::new(&b, f.path())
                 .threads(t)
