@@ -448,7 +448,7 @@ where
     let mut acc = init();
     let mut cut = 0u64;
     let res = loop {
-        let mut step = |acc: &mut A| read_until(rdr, cut, acc, fold, |_| {});
+        let mut step = |acc: &mut A| read_until(rdr, cut, acc, fold);
         match step(&mut acc) {
             Ok(Some((byte, _))) => {
                 consume(std::mem::replace(&mut acc, init()))?;
