@@ -114,8 +114,8 @@ pub fn print_table(title: &str, rows: &[Measured], baseline: &str) {
     let base = rows.iter().find(|r| r.name == baseline).map(Measured::median);
     println!("\n{title}");
     println!(
-        "{:<36} {:>9} {:>9} {:>9} {:>8}  {}",
-        "method", "median s", "min s", "GB/s", "x base", "note"
+        "{:<36} {:>9} {:>9} {:>9} {:>8}  note",
+        "method", "median s", "min s", "GB/s", "x base"
     );
     for r in rows {
         let min = r.times.iter().min().copied().unwrap_or_default();

@@ -1,7 +1,9 @@
 //! CSV write: swath's typed `write_row` against the `csv` crate's
 //! `write_record` (fields formatted first, with itoa/ryu into stack buffers,
-//! the fastest way to feed it) and its serde `serialize`, on the same typed
-//! rows (u64, &str, f64, bool, &str, a timestamp string).
+//! the fastest way to feed it) and its serde `serialize` (ryu inside), on
+//! the same typed rows (u64, &str, f64, bool, &str, a timestamp string).
+//! swath formats floats with zmij (same bytes as ryu, faster): that is part
+//! of what is measured.
 //!
 //! Each writer runs `--runs` times (median reported) into a file in the
 //! temp dir (page cache; no fsync: we measure the writer, not the disk) and

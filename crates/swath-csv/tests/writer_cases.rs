@@ -279,6 +279,22 @@ fn records_longer_than_the_buffer() {
     let got = wtr.finish().unwrap();
     let one = format!("\"{}\",1\nshort\n", long.replace('"', "\"\""));
     assert_eq!(String::from_utf8(got).unwrap(), one.repeat(3));
+
+    // One record of 200 KB through a 1 KiB buffer: the buffer grows for it,
+    // then is given back; nothing is lost.
+    let huge = "x,".repeat(100_000);
+    let mut wtr = WriterBuilder::new().buffer_capacity(1024).from_writer(Vec::new());
+    wtr.write_field("open").unwrap();
+    wtr.write_row((huge.as_str(),)).unwrap();
+    for i in 0..1000 {
+        wtr.write_row((i, "tail")).unwrap();
+    }
+    let got = wtr.finish().unwrap();
+    let mut want = format!("open,\"{huge}\"\n");
+    for i in 0..1000 {
+        want.push_str(&format!("{i},tail\n"));
+    }
+    assert_eq!(String::from_utf8(got).unwrap(), want);
 }
 
 #[test]

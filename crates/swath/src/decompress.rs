@@ -176,11 +176,11 @@ fn decode(
         io::Error::new(io::ErrorKind::InvalidData, err)
     };
     enum Dec {
-        Gzip(flate2::bufread::MultiGzDecoder<Raw>),
+        Gzip(Box<flate2::bufread::MultiGzDecoder<Raw>>),
         Zstd(zstd::stream::read::Decoder<'static, Raw>),
     }
     let mut dec = match format {
-        Compression::Gzip => Dec::Gzip(flate2::bufread::MultiGzDecoder::new(raw)),
+        Compression::Gzip => Dec::Gzip(Box::new(flate2::bufread::MultiGzDecoder::new(raw))),
         _ => match zstd::stream::read::Decoder::with_buffer(raw) {
             Ok(d) => Dec::Zstd(d),
             Err(e) => {

@@ -89,7 +89,7 @@ impl Encoder {
         self.fields += 1;
         let start = self.buf.len();
         value.append_to(&mut FieldBuf::new(&mut self.buf));
-        self.finish_field(start, value.kind());
+        self.finish_field(start, value.kind(), value.as_bytes());
     }
 
     /// Append one field of raw bytes.
@@ -102,7 +102,7 @@ impl Encoder {
     /// The common case (minimal quoting, no guard, past the first record)
     /// is decided inline; the rest goes to `finish_field_general`.
     #[inline(always)]
-    fn finish_field(&mut self, start: usize, kind: FieldKind) {
+    fn finish_field(&mut self, start: usize, kind: FieldKind, src: Option<&[u8]>) {
         let cfg = &self.cfg;
         if self.fast {
             if kind == FieldKind::Number && cfg.numbers_plain {
@@ -112,7 +112,11 @@ impl Encoder {
                 (Some(c), Some(&first)) => c == first,
                 _ => false,
             };
-            if comment || cfg.specials.any_in_tail(&self.buf, start) {
+            let special = match src {
+                Some(src) => cfg.specials.any_in(src),
+                None => cfg.specials.any_in_tail(&self.buf, start),
+            };
+            if comment || special {
                 quote_in_place(&self.cfg, &mut self.buf, start);
             }
             return;

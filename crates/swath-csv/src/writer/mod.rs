@@ -7,7 +7,7 @@
 //!
 //! - [`Writer::write_row`]: a tuple (up to 12), array or slice of typed
 //!   [`ToField`] values; integers and floats are formatted straight into the
-//!   buffer (`itoa`, `ryu`).
+//!   buffer (`itoa`; `zmij`, which writes the same bytes as `ryu`).
 //! - [`Writer::write_record`]: any iterator of byte slices.
 //! - [`Writer::write_field`] then [`Writer::end_record`]: one field at a
 //!   time.
