@@ -25,6 +25,10 @@ pub(crate) struct ChunkScan {
     pub(crate) lf: u64,
     /// An odd number of quote bytes: the next chunk starts in the other state.
     pub(crate) odd_quotes: bool,
+    /// Set when only a first piece of the chunk was searched for
+    /// boundaries (the rest only counted): its length, `\n` bytes and
+    /// quote parity. A `None` in `first` then means "none in the piece".
+    pub(crate) piece: Option<(usize, u64, bool)>,
 }
 
 /// How to scan: the quote byte (`None` when quoting is off) and whether

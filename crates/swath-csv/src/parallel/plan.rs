@@ -49,9 +49,21 @@ pub(crate) fn plan(
     let mut tasks: Vec<Task> = Vec::new();
     let mut inside = false;
     let mut lf_before_chunk = 0u64;
+    let mut buf = Buffer::with_capacity(cap);
     for (i, s) in scans.iter().enumerate() {
-        let a = nth_range(len, chunk, i).start.max(bom);
+        let r = nth_range(len, chunk, i);
+        let a = r.start.max(bom);
         let h = usize::from(inside);
+        let mut s = *s;
+        if let (None, Some((n, lf, odd))) = (s.first[h], s.piece) {
+            // Search the rest of the chunk, now that its state is known.
+            let follow =
+                follow(file, len, a + n as u64, r.end, inside ^ odd, &mut buf, kernel, opts)?;
+            if let Some((at, lf_rest)) = follow {
+                s.first[h] = Some(n + at);
+                s.lf_before[h] = lf + lf_rest;
+            }
+        }
         if i == 0 {
             tasks.push(Task { start: 0, end: len, line: 1, records_before: 0, predicted: 0 });
         } else if let Some(at) = s.first[h] {
@@ -78,6 +90,29 @@ pub(crate) fn plan(
         before += tasks[i].predicted;
     }
     Ok(tasks)
+}
+
+/// The first boundary in `a..b` (relative to `a`, with the `\n` bytes
+/// before it) for a known quote state at `a`, which is not the file's first
+/// byte.
+#[allow(clippy::too_many_arguments)]
+fn follow(
+    file: &File,
+    len: u64,
+    a: u64,
+    b: u64,
+    inside: bool,
+    buf: &mut Buffer,
+    kernel: Kernel,
+    opts: ScanOpts,
+) -> swath::Result<Option<(usize, u64)>> {
+    read_into(file, len, a - 1, (b + 1).min(len), buf)?;
+    let data = buf.data();
+    let body = &data[1..1 + (b - a) as usize];
+    let edges = Edges { prev: data[0], next: data.get(1 + (b - a) as usize).copied() };
+    let r = chunk_scan::scan(kernel, body, edges, opts);
+    let h = usize::from(inside);
+    Ok(r.first[h].map(|at| (at, r.lf_before[h])))
 }
 
 /// Read `lo..hi` of `file` into `buf` (cleared first).
@@ -128,21 +163,22 @@ fn scan_range(
         let n = piece as usize;
         let edges = Edges { prev, next: body.get(n).copied() };
         let mut out = chunk_scan::scan(kernel, &body[..n], edges, opts);
-        if let [Some(x), Some(y)] = out.first {
-            if x < n && y < n {
-                let mut at = mid;
-                while at < b {
-                    let end = (at + piece).min(b);
-                    read_into(file, len, at, end, buf)?;
-                    out.lf += swath::count::count_byte(buf.data(), b'\n');
-                    if let Some(q) = opts.quote {
-                        out.odd_quotes ^= swath::count::count_byte(buf.data(), q) % 2 == 1;
-                    }
-                    at = end;
-                }
-                return Ok(out);
+        // The wrong hypothesis usually finds no boundary at all (in a file
+        // without quoted newlines it is "outside" only inside quoted
+        // fields); the chain asks again for the rare chunk whose real one
+        // found none in the piece (see `follow`).
+        out.piece = Some((n, out.lf, out.odd_quotes));
+        let mut at = mid;
+        while at < b {
+            let end = (at + piece).min(b);
+            read_into(file, len, at, end, buf)?;
+            out.lf += swath::count::count_byte(buf.data(), b'\n');
+            if let Some(q) = opts.quote {
+                out.odd_quotes ^= swath::count::count_byte(buf.data(), q) % 2 == 1;
             }
+            at = end;
         }
+        return Ok(out);
     }
     let hi = (b + 1).min(len);
     read_into(file, len, lo, hi, buf)?;
