@@ -130,6 +130,8 @@ impl ParOpts {
         swath_csv::ParallelReader::new(b, opts.path())
             .threads(self.threads)
             .chunk_size(self.chunk_size)
+            // No command here looks at a record's number; errors stay exact.
+            .relative_record_numbers(true)
     }
 
     /// True when the input is a regular file that may be read in
