@@ -363,3 +363,37 @@ fn compressed_input_is_read_sequentially_with_the_same_answer() {
     let (got, _) = parallel(&strict(), f.path(), 3, 64, false);
     assert_eq!(got, sequential(&strict(), plain.path()));
 }
+
+#[test]
+fn ordered_output_keeps_a_bounded_window_of_chunks() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let data = generated(2000, 20, 9);
+    let f = file_with(&data);
+    for threads in [2, 3, 5] {
+        let live = AtomicUsize::new(0);
+        let peak = AtomicUsize::new(0);
+        let mut chunks = 0;
+        let mut pr = ParallelReader::new(&strict(), f.path()).threads(threads).chunk_size(256);
+        pr.for_each_ordered(
+            || {
+                let n = live.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(n, Ordering::SeqCst);
+                0u64
+            },
+            |n, _| {
+                *n += 1;
+                Ok(())
+            },
+            |_| {
+                live.fetch_sub(1, Ordering::SeqCst);
+                chunks += 1;
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert!(matches!(pr.mode(), Mode::Parallel { .. }), "{}", pr.mode());
+        assert!(chunks > 100, "{chunks} chunks");
+        // Started but not yet emitted: the window, plus the one being emitted.
+        assert!(peak.load(Ordering::SeqCst) <= 2 * threads + 1, "peak {peak:?}");
+    }
+}
