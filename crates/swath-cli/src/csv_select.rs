@@ -23,7 +23,7 @@
 
 use std::fmt;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -57,22 +57,31 @@ pub struct Args {
     /// success; `-` for standard output.
     #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
+    /// Threads for a regular file (0 = all cores; pipes are read on one).
+    #[arg(short = 't', long, default_value_t = 0)]
+    pub threads: usize,
+    /// Bytes per parallel chunk (tests use small ones to cross many seams).
+    #[arg(long, default_value_t = 4 << 20, hide = true)]
+    pub chunk_size: u64,
 }
 
 /// `swath csv select`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec = Spec::parse(&args.columns)?;
     let delimiter = parse_delimiter(&args.delimiter)?;
-    let rdr = ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(false)
-        .flexible(args.flexible)
-        .from_path(&args.input)?;
+    let mut b = ReaderBuilder::new();
+    b.delimiter(delimiter).has_headers(false).flexible(args.flexible);
+    let rdr = b.from_path(&args.input)?;
     let out = Output::create(&args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     let mut wtr = WriterBuilder::new().delimiter(delimiter).from_writer(out);
-    select(rdr, &mut wtr, &spec, !args.no_headers)?;
-    let out = wtr.finish().map_err(|e| e.into_error())?;
+    let regular = std::fs::metadata(&args.input).is_ok_and(|m| m.is_file());
+    let out = if args.threads != 1 && regular && args.input != Path::new("-") {
+        crate::csv_select_parallel::select(rdr, wtr, &b, delimiter, &args, &spec)?
+    } else {
+        select(rdr, &mut wtr, &spec, !args.no_headers)?;
+        wtr.finish().map_err(|e| e.into_error())?
+    };
     out.finish().with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(ExitCode::SUCCESS)
 }

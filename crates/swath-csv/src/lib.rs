@@ -10,6 +10,9 @@
 //!   [`ReaderBuilder::lazy_quotes`] behaves exactly like the `csv` crate,
 //!   minus its known defects (BAD-INPUTS.md A3).
 //! - Typed scanning: [`Record::scan`] into tuples through [`FromField`].
+//! - [`ParallelReader`]: the same records on every core, exactly (quoted
+//!   newlines included): fold/reduce, for-each and ordered output, verified
+//!   against the sequential reader chunk by chunk ([`parallel`]).
 //! - Structural bytes are found by a SIMD classifier ([`classify::Kernel`],
 //!   AVX2/SSE2/scalar); [`quote_parity::scan_both`] scans a chunk under both
 //!   quote hypotheses in one pass, for parallel reading.

@@ -18,42 +18,91 @@ column number (\"3\"), and a missing field is left out of the object.")]
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,
+    #[command(flatten)]
+    par: super::ParOpts,
 }
 
 /// Run `swath csv to-json`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.par.parallel_input(&args.opts) {
+        return run_parallel(&args);
+    }
     let mut rdr = args.opts.open(&args.opts.builder())?;
-    let headers: Option<Vec<String>> = match rdr.headers()? {
-        Some(h) => {
-            Some((0..h.len()).map(|i| h.get_str(i).map(str::to_owned)).collect::<Result<_, _>>()?)
-        }
-        None => None,
-    };
+    let headers = header_names(rdr.headers()?)?;
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     // One line buffer, reused: no allocation per record.
     let mut line = Vec::with_capacity(4096);
     while let Some(rec) = rdr.next_record()? {
         line.clear();
-        line.push(if headers.is_some() { b'{' } else { b'[' });
-        for i in 0..rec.len() {
-            let field = rec.get_str(i)?;
-            if i > 0 {
-                line.push(b',');
-            }
-            if let Some(h) = &headers {
-                match h.get(i) {
-                    Some(name) => json_string(&mut line, name),
-                    None => json_string(&mut line, itoa::Buffer::new().format(i)),
-                }
-                line.push(b':');
-            }
-            json_string(&mut line, field);
-        }
-        line.extend_from_slice(if headers.is_some() { b"}\n" } else { b"]\n" });
+        push_record(&mut line, &rec, headers.as_deref())?;
         out.write_all(&line)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A regular file on every core: each chunk's lines are built on a worker
+/// and written in file order (swath_csv::parallel's ordered mode, at most
+/// two chunks per thread in memory).
+fn run_parallel(args: &Args) -> Result<ExitCode> {
+    let b = args.opts.builder();
+    let mut rdr = args.par.reader(&args.opts, &b);
+    let headers = header_names(rdr.headers()?.as_ref())?;
+    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+    let mut write_err = None;
+    let res = rdr.for_each_ordered(
+        || Vec::with_capacity(1 << 20),
+        |line, rec| push_record(line, &rec, headers.as_deref()),
+        |line| {
+            out.write_all(&line).map_err(|e| {
+                let kind = e.kind();
+                write_err = Some(e);
+                swath_csv::Error::from(io::Error::from(kind))
+            })
+        },
+    );
+    args.par.note(&args.opts, &rdr);
+    if let Some(e) = write_err {
+        return Err(e.into());
+    }
+    res?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The header names as strings (an error names a field that is not UTF-8).
+fn header_names(h: Option<&swath_csv::OwnedRecord>) -> Result<Option<Vec<String>>> {
+    match h {
+        Some(h) => Ok(Some(
+            (0..h.len()).map(|i| h.get_str(i).map(str::to_owned)).collect::<Result<_, _>>()?,
+        )),
+        None => Ok(None),
+    }
+}
+
+/// Append one record as a JSON line.
+fn push_record(
+    line: &mut Vec<u8>,
+    rec: &swath_csv::Record<'_>,
+    headers: Option<&[String]>,
+) -> swath_csv::Result<()> {
+    line.push(if headers.is_some() { b'{' } else { b'[' });
+    for i in 0..rec.len() {
+        let field = rec.get_str(i)?;
+        if i > 0 {
+            line.push(b',');
+        }
+        if let Some(h) = headers {
+            match h.get(i) {
+                Some(name) => json_string(line, name),
+                None => json_string(line, itoa::Buffer::new().format(i)),
+            }
+            line.push(b':');
+        }
+        json_string(line, field);
+    }
+    line.extend_from_slice(if headers.is_some() { b"}\n" } else { b"]\n" });
+    Ok(())
 }
 
 /// Append `s` as a JSON string.
