@@ -11,9 +11,6 @@ static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
 mod csv;
-mod csv_select;
-mod csv_select_parallel;
-mod csv_stats;
 mod gen;
 mod lab;
 mod output;

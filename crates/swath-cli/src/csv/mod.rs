@@ -11,6 +11,9 @@ use swath_csv::{Reader, ReaderBuilder};
 mod check;
 mod count;
 mod head;
+mod select;
+mod select_parallel;
+mod stats;
 mod to_json;
 
 /// Read CSV: count, check, head, select columns, convert to JSON.
@@ -26,8 +29,8 @@ enum Cmd {
     Check(check::Args),
     Head(head::Args),
     ToJson(to_json::Args),
-    Select(crate::csv_select::Args),
-    Stats(crate::csv_stats::Args),
+    Select(select::Args),
+    Stats(stats::Args),
 }
 
 /// Run `swath csv`.
@@ -37,8 +40,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Check(a) => check::run(a),
         Cmd::Head(a) => head::run(a),
         Cmd::ToJson(a) => to_json::run(a),
-        Cmd::Select(a) => crate::csv_select::run(a),
-        Cmd::Stats(a) => crate::csv_stats::run(a),
+        Cmd::Select(a) => select::run(a),
+        Cmd::Stats(a) => stats::run(a),
     }
 }
 

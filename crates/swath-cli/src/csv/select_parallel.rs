@@ -7,9 +7,9 @@
 use std::io::{Read, Write};
 
 use anyhow::Context;
-use swath_csv::{ParallelReader, Reader, ReaderBuilder, Writer, WriterBuilder};
+use swath_csv::{Reader, ReaderBuilder, Writer};
 
-use crate::csv_select::{Args, Spec};
+use super::select::{writer_for, Args, Spec};
 use crate::output::Output;
 
 /// What a chunk writer is primed with: one record, so that it does not
@@ -17,13 +17,12 @@ use crate::output::Output;
 /// BOM is quoted); these bytes are cut off again.
 const PRIME: &[u8] = b"x\n";
 
-/// Select with `b` (its delimiter is `delimiter`; headers off: the first record is the header row when
+/// Select with `b` (headers off: the first record is the header row when
 /// there is one) from `rdr`'s file into `wtr`; returns the output.
 pub fn select<R: Read>(
     mut rdr: Reader<R>,
     mut wtr: Writer<Output>,
     b: &ReaderBuilder,
-    delimiter: u8,
     args: &Args,
     spec: &Spec,
 ) -> anyhow::Result<Output> {
@@ -32,7 +31,7 @@ pub fn select<R: Read>(
             return wtr.finish().map_err(|e| e.into_error().into());
         };
         let names: Vec<&[u8]> = first.iter().collect();
-        let cols = spec.resolve((!args.no_headers).then_some(&names[..]), names.len())?;
+        let cols = spec.resolve((!args.opts.no_headers).then_some(&names[..]), names.len())?;
         for &c in &cols {
             wtr.write_field(names[c])?;
         }
@@ -41,14 +40,11 @@ pub fn select<R: Read>(
     };
     drop(rdr);
     let mut out = wtr.finish().map_err(|e| e.into_error())?;
-    let mut prdr = ParallelReader::new(b, &args.input)
-        .threads(args.threads)
-        .chunk_size(args.chunk_size)
-        .relative_record_numbers(true);
+    let mut prdr = args.par.reader(&args.opts, b);
     let mut write_err = None;
     let res = prdr.for_each_ordered(
         || {
-            let mut w = WriterBuilder::new().delimiter(delimiter).from_writer(Vec::new());
+            let mut w = writer_for(&args.opts, Vec::new());
             // Cannot fail: a Vec takes every byte.
             let _ = w.write_field("x").and_then(|()| w.end_record());
             w
