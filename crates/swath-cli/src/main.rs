@@ -12,6 +12,7 @@ static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 mod count;
 mod csv;
 mod gen;
+mod json;
 mod lab;
 mod output;
 

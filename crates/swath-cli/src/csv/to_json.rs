@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::CsvOpts;
+use crate::json::push_string;
 
 /// Convert to JSON lines: with headers, one object per record keyed by the
 /// header names in column order; with --no-headers, one array of strings.
@@ -94,53 +95,13 @@ fn push_record(
         }
         if let Some(h) = headers {
             match h.get(i) {
-                Some(name) => json_string(line, name),
-                None => json_string(line, itoa::Buffer::new().format(i)),
+                Some(name) => push_string(line, name),
+                None => push_string(line, itoa::Buffer::new().format(i)),
             }
             line.push(b':');
         }
-        json_string(line, field);
+        push_string(line, field);
     }
     line.extend_from_slice(if headers.is_some() { b"}\n" } else { b"]\n" });
     Ok(())
-}
-
-/// Append `s` as a JSON string.
-fn json_string(out: &mut Vec<u8>, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push(b'"');
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0..=0x1f => b"",
-            _ => continue,
-        };
-        out.extend_from_slice(&bytes[start..i]);
-        if esc.is_empty() {
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(b >> 4)]);
-            out.push(HEX[usize::from(b & 15)]);
-        } else {
-            out.extend_from_slice(esc);
-        }
-        start = i + 1;
-    }
-    out.extend_from_slice(&bytes[start..]);
-    out.push(b'"');
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn json_strings_are_escaped() {
-        let mut out = Vec::new();
-        super::json_string(&mut out, "a\"b\\c\nd\u{1}é");
-        assert_eq!(String::from_utf8(out).unwrap(), r#""a\"b\\c\nd\u0001é""#);
-    }
 }

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::column::Column;
-use crate::count::json_string;
+use crate::json::string as json_string;
 
 /// A number for JSON: `null` when not finite.
 fn num(x: f64) -> String {
