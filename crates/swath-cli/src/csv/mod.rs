@@ -167,17 +167,11 @@ fn parse_byte(s: &str) -> std::result::Result<u8, String> {
     }
 }
 
-/// A byte count with an optional K, M or G suffix (powers of 1024).
+/// A positive byte count with an optional K, M, G suffix (the lab's parser).
 fn parse_size(s: &str) -> std::result::Result<usize, String> {
-    let (num, mult) = match s.char_indices().last() {
-        Some((i, 'K' | 'k')) => (&s[..i], 1 << 10),
-        Some((i, 'M' | 'm')) => (&s[..i], 1 << 20),
-        Some((i, 'G' | 'g')) => (&s[..i], 1 << 30),
-        _ => (s, 1),
-    };
-    num.parse::<usize>()
+    swath_lab::units::parse_size(s)
         .ok()
-        .and_then(|n| n.checked_mul(mult))
+        .and_then(|n| usize::try_from(n).ok())
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("{s:?} is not a positive size (like 4096, 512K, 64M)"))
 }
