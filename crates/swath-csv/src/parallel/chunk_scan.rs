@@ -1,7 +1,9 @@
 //! Phase 1: one SIMD pass over a chunk under both quote hypotheses.
 //!
-//! Like [`crate::quote_parity::scan_both`], plus what the serial chain
-//! needs to number records and lines exactly: for each hypothesis the first
+//! With double-quote escaping, quote state is the parity of the quote bytes
+//! seen so far, so one pass answers for both starts at once. Beside the
+//! quote parity at the end, it keeps what the serial chain needs to number
+//! records and lines exactly: for each hypothesis the first
 //! record boundary (the byte after a terminator outside quotes, `\r\n`
 //! counted once), the `\n` bytes before it, and the record starts in the
 //! chunk as the reader would find them (empty lines skipped or kept). The
