@@ -182,6 +182,7 @@ fn kind_style(kind: Kind) -> (&'static str, &'static str) {
         Kind::Read => ("#4c9f70", "reads the whole file"),
         Kind::Prefix => ("#9467bd", "1-byte reads of a prefix"),
         Kind::Write => ("#ff7f0e", "writes lines"),
+        Kind::Csv => ("#1f77b4", "reads the CSV file"),
     }
 }
 
