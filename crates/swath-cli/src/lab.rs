@@ -298,6 +298,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.keep && generated {
         eprintln!("swath: kept {}", file.display());
     }
+    if let Some((path, ..)) = csv_input.as_ref().filter(|c| args.keep && c.4 && c.0 != file) {
+        eprintln!("swath: kept {}", path.display());
+    }
     drop(work);
     let failed = report.series.iter().filter(|s| s.failed()).count();
     if failed > 0 {

@@ -59,13 +59,20 @@ impl Plan {
             ("--prefix", c.prefix.to_string().into()),
             ("--write-lines", c.write_lines.to_string().into()),
             ("--large-write", c.large_write.to_string().into()),
-            ("--csv-file", c.csv.clone().into_os_string()),
-            ("--csv-records", c.csv_records.to_string().into()),
-            ("--csv-id-sum", c.csv_id_sum.to_string().into()),
             ("--expect", expected.to_string().into()),
         ] {
             args.push(k.into());
             args.push(v);
+        }
+        if method.kind == Kind::Csv {
+            for (k, v) in [
+                ("--csv-file", c.csv.clone().into_os_string()),
+                ("--csv-records", c.csv_records.to_string().into()),
+                ("--csv-id-sum", c.csv_id_sum.to_string().into()),
+            ] {
+                args.push(k.into());
+                args.push(v);
+            }
         }
         if self.cold {
             args.push("--cold".into());

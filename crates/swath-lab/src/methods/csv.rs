@@ -33,7 +33,7 @@ pub fn id_of(field: &[u8]) -> u64 {
 /// The id checksum of the lab's generated file with `rows` rows.
 pub fn generated_id_sum(rows: u64) -> u64 {
     // n(n+1)/2 without overflow for any n the lab can write.
-    let (a, b) = if rows % 2 == 0 { (rows / 2, rows + 1) } else { (rows, (rows + 1) / 2) };
+    let (a, b) = if rows % 2 == 0 { (rows / 2, rows + 1) } else { (rows, rows.div_ceil(2)) };
     a.wrapping_mul(b)
 }
 
