@@ -24,7 +24,7 @@ use crate::output::{self, AtomicFile};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 With no arguments the lab writes a 512 MiB log file (the seed's 86-byte
-line) and a 5,000,000-row CSV (id,name,score,active,city,ts, about 280 MB)
+line) and a 5,000,000-row CSV (id,name,score,active,city,ts, about 250 MiB)
 in a temporary directory, runs every method 3 times, each run in a fresh
 child process, prints a table and what it means, and removes the files.
 
@@ -36,14 +36,14 @@ is not applicable to a --csv-file. A file a method cannot read at all
 failure; a wrong count is a failure (exit 1).
 
 Examples:
-  swath lab                                 the full lab, warm cache
-  swath lab --cold --runs 5                 evict the file before each run
-  swath lab --file big.log --only 'read-*'  your file, the buffer sizes only
-  swath lab --size 64M --json > lab.json    smaller, machine-readable
-  swath lab --chart lab.svg                 plus a chart
+  swath lab                                   the full lab, warm cache
+  swath lab --cold --runs 5                   evict the file before each run
+  swath lab --file big.log --only 'read-*'    your file, the buffer sizes only
+  swath lab --size 64M --json > lab.json      smaller, machine-readable
+  swath lab --chart lab.svg                   plus a chart
   swath lab --only 'csv*' --csv-rows 1000000  the CSV readers only
   swath lab --csv-file data.csv --only 'csv*' your CSV (with a header row)
-  swath lab --list                          the methods and what they do")]
+  swath lab --list                            the methods and what they do")]
 pub struct Args {
     /// Measure this file instead of a generated one. Its lines are counted
     /// first by `swath count`'s engine, the reference every method must
@@ -55,7 +55,7 @@ pub struct Args {
     /// swath's sequential CSV reader, the reference every method must match.
     #[arg(long, value_name = "PATH")]
     csv_file: Option<PathBuf>,
-    /// Data rows of the generated CSV (about 56 bytes each).
+    /// Data rows of the generated CSV (about 53 bytes each).
     #[arg(long, default_value_t = 5_000_000)]
     csv_rows: u64,
     /// Size of the generated file and of the large write run.

@@ -119,12 +119,19 @@ pub fn to_table(r: &Report) -> String {
             let _ = writeln!(out, "{}", "-".repeat(total));
         }
     }
+    let has = |k: Kind| r.series.iter().any(|s| s.method.kind == k);
+    let mut notes = String::new();
+    if has(Kind::Prefix) {
+        let _ = write!(notes, "; 1-byte methods read the first {}", format_bytes(r.prefix));
+    }
+    if has(Kind::Csv) {
+        notes.push_str("; csv-* rows count records");
+    }
     let _ = writeln!(
         out,
         "\nGB/s = 10^9 bytes per second at the median time; allocated = heap bytes asked \
          for (counting allocator);\npeak RSS = the child process's high-water mark from the \
-         OS (a mapped file counts); 1-byte methods read the first {}; csv-* rows count records.",
-        format_bytes(r.prefix)
+         OS (a mapped file counts){notes}."
     );
     let recipes = recipes(r);
     if !recipes.is_empty() {
