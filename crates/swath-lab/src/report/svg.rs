@@ -194,7 +194,7 @@ fn bar_panel(o: &mut String, bars: &[(String, f64, Kind)], top: f64) {
     );
     // Legend: one coloured square per kind present.
     let mut lx = LEFT + 230.0;
-    for kind in [Kind::Read, Kind::Prefix, Kind::Write] {
+    for kind in [Kind::Read, Kind::Prefix, Kind::Write, Kind::Csv] {
         if bars.iter().any(|b| b.2 == kind) {
             let (color, text) = kind_style(kind);
             let _ = writeln!(
