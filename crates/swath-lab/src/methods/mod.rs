@@ -289,7 +289,7 @@ pub fn all() -> Vec<Method> {
         (
             "csv-parallel",
             Way::CsvParallel(Threads::Cores),
-            "swath_csv ParallelReader::fold on all cores, every field looked at",
+            "swath_csv ParallelReader::fold on all cores (as swath csv runs it), every field looked at",
         ),
     ];
     for (name, way, about) in rows {
