@@ -31,7 +31,7 @@ child process, prints a table and what it means, and removes the files.
 The csv-* methods read a CSV, never the --file: they read --csv-file when
 given, a generated CSV of --csv-rows rows otherwise; with --file and no
 --csv-file they are left out. csv-typed needs the lab's 6 columns, so it
-is not applicable to a --csv-file. A file a method cannot read at all
+is not applicable to a --csv-file with another header. A file a method cannot read at all
 (lines() on bytes that are not UTF-8) makes that method 'n/a', not a
 failure; a wrong count is a failure (exit 1).
 
@@ -246,9 +246,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let progress = Progress::new(chosen.len() as u64 * args.runs, io::stderr().is_terminal());
     let mut series = Vec::new();
     for m in &chosen {
-        if m.way == methods::Way::CsvTyped && args.csv_file.is_some() {
+        if m.way == methods::Way::CsvTyped && args.csv_file.is_some() && !lab_columns(&plan.ctx.csv)
+        {
             let why = "the typed scan reads the lab's 6 columns \
-                       (id,name,score,active,city,ts), not --csv-file's";
+                       (id,name,score,active,city,ts), and --csv-file's header is not those";
             series.push(Series::not_applicable(m.clone(), why.to_string()));
             progress.tick();
             continue;
@@ -328,6 +329,16 @@ fn select(only: &[String], skip: &[String]) -> Result<Vec<Method>> {
         .filter(|m| only.is_empty() || only.iter().any(|p| matches(p, m)))
         .filter(|m| !skip.iter().any(|p| matches(p, m)))
         .collect())
+}
+
+/// True when the CSV at `path` has the lab's header (`swath gen csv`'s
+/// file), so the typed scan applies to it.
+fn lab_columns(path: &Path) -> bool {
+    let Ok(mut rdr) = swath_csv::Reader::from_path(path) else {
+        return false;
+    };
+    let want = csv::HEADER.trim_ascii_end().split(|&b| b == b',');
+    matches!(rdr.headers(), Ok(Some(h)) if h.iter().eq(want))
 }
 
 /// The size of `path`, which must be a regular file.

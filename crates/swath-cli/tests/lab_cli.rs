@@ -312,6 +312,19 @@ fn a_users_csv_runs_the_csv_methods_and_typed_is_not_applicable() {
     assert!(method(&doc, "csv-typed")["not_applicable"].as_str().unwrap().contains("6 columns"));
     assert_eq!(entries(dir.path()), ["mine.csv"]);
 
+    // `swath gen csv`'s file has the lab's columns: the typed scan runs.
+    let gen = dir.path().join("gen.csv");
+    swath().args(["gen", "csv", "--rows", "777"]).arg(&gen).assert().success();
+    let got = swath()
+        .args(["lab", "--runs", "1", "--json", "--only", "csv-typed", "--csv-file"])
+        .arg(&gen)
+        .arg("--dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
+    assert_eq!(method(&json_of(&got.stdout), "csv-typed")["lines"], 777);
+
     // A wrong reference (the child told 3001) is a loud failure.
     let child = swath()
         .args(["lab", "--run-method", "csv-borrowed", "--expect", "3001", "--file"])
