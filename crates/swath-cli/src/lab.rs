@@ -8,36 +8,56 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context, Result};
 use swath::{count_source, CountOptions, Source};
-use swath_lab::gen::log;
-use swath_lab::methods::{self, Ctx, Method};
-use swath_lab::report::{self, Report};
-use swath_lab::runner::Plan;
+use swath_lab::gen::{csv, log};
+use swath_lab::measure::Failure;
+use swath_lab::methods::{self, Ctx, Kind, Method};
+use swath_lab::report::{self, CsvInput, Report};
+use swath_lab::runner::{Plan, Series, NOT_APPLICABLE_TAG};
 use swath_lab::units::{format_bytes, parse_size};
 use swath_lab::{measure, os};
 
 use crate::output::{self, AtomicFile};
 
 /// Measure every way of reading a file: buffer sizes, line readers, mmap,
-/// threads, 1-byte reads, writes; time, GB/s, allocations, peak memory.
+/// threads, 1-byte reads, writes, CSV readers; time, GB/s, allocations,
+/// peak memory.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 With no arguments the lab writes a 512 MiB log file (the seed's 86-byte
-line) in a temporary directory, runs every method 3 times, each run in a
-fresh child process, prints a table and what it means, and removes the file.
+line) and a 5,000,000-row CSV (id,name,score,active,city,ts, about 250 MiB)
+in a temporary directory, runs every method 3 times, each run in a fresh
+child process, prints a table and what it means, and removes the files.
+
+The csv-* methods read a CSV, never the --file: they read --csv-file when
+given, a generated CSV of --csv-rows rows otherwise; with --file and no
+--csv-file they are left out. csv-typed needs the lab's 6 columns, so it
+is not applicable to a --csv-file with another header. A file a method cannot read at all
+(lines() on bytes that are not UTF-8) makes that method 'n/a', not a
+failure; a wrong count is a failure (exit 1).
 
 Examples:
-  swath lab                                 the full lab, warm cache
-  swath lab --cold --runs 5                 evict the file before each run
-  swath lab --file big.log --only 'read-*'  your file, the buffer sizes only
-  swath lab --size 64M --json > lab.json    smaller, machine-readable
-  swath lab --chart lab.svg                 plus a chart
-  swath lab --list                          the methods and what they do")]
+  swath lab                                   the full lab, warm cache
+  swath lab --cold --runs 5                   evict the file before each run
+  swath lab --file big.log --only 'read-*'    your file, the buffer sizes only
+  swath lab --size 64M --json > lab.json      smaller, machine-readable
+  swath lab --chart lab.svg                   plus a chart
+  swath lab --only 'csv*' --csv-rows 1000000  the CSV readers only
+  swath lab --csv-file data.csv --only 'csv*' your CSV (with a header row)
+  swath lab --list                            the methods and what they do")]
 pub struct Args {
     /// Measure this file instead of a generated one. Its lines are counted
     /// first by `swath count`'s engine, the reference every method must
     /// match. It must not change while the lab runs (mmap would crash).
     #[arg(long, value_name = "PATH")]
     file: Option<PathBuf>,
+    /// Measure the csv-* methods on this CSV file (with a header row)
+    /// instead of a generated one. Its records are counted first by
+    /// swath's sequential CSV reader, the reference every method must match.
+    #[arg(long, value_name = "PATH")]
+    csv_file: Option<PathBuf>,
+    /// Data rows of the generated CSV (about 53 bytes each).
+    #[arg(long, default_value_t = 5_000_000)]
+    csv_rows: u64,
     /// Size of the generated file and of the large write run.
     #[arg(long, default_value = "512M", value_parser = parse_size)]
     size: u64,
@@ -87,14 +107,31 @@ pub struct Args {
     large_write: Option<u64>,
     #[arg(long, hide = true)]
     expect: Option<u64>,
+    #[arg(long, hide = true)]
+    csv_records: Option<u64>,
+    #[arg(long, hide = true)]
+    csv_id_sum: Option<u64>,
 }
+
+/// Upper bound of a generated CSV row's bytes, for the disk-space check
+/// (rows average about 56).
+const CSV_ROW_MAX: u64 = 100;
 
 /// Run `swath lab`.
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(name) = args.run_method.clone() {
         return run_child(&args, &name);
     }
-    let chosen = select(&args.only, &args.skip)?;
+    let mut chosen = select(&args.only, &args.skip)?;
+    if args.file.is_some() && args.csv_file.is_none() && args.run_method.is_none() {
+        // The user's file is not CSV as far as we know: no generated CSV
+        // stands in for it.
+        let before = chosen.len();
+        chosen.retain(|m| m.kind != Kind::Csv);
+        if chosen.is_empty() && before > 0 {
+            bail!("the csv-* methods read --csv-file PATH (or a generated CSV without --file)");
+        }
+    }
     if args.list {
         let mut out = io::stdout().lock();
         for m in &chosen {
@@ -105,6 +142,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if chosen.is_empty() {
         bail!("no method left after --only/--skip (see swath lab --list)");
     }
+    let needs_log = chosen.iter().any(|m| m.kind != Kind::Csv);
+    let needs_csv = chosen.iter().any(|m| m.kind == Kind::Csv);
+    let gen_log = needs_log && args.file.is_none();
+    let gen_csv = needs_csv && args.csv_file.is_none();
     output::remove_on_interrupt();
     let base = match &args.dir {
         Some(d) => d.clone(),
@@ -119,9 +160,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         prefix: args.prefix,
         write_lines: args.write_lines,
         large_write: args.size,
+        csv: PathBuf::new(),
+        csv_records: 0,
+        csv_id_sum: 0,
     };
     let biggest_write = chosen.iter().map(|m| m.write_bytes(&sizes)).max().unwrap_or(0);
-    let need = if args.file.is_none() { args.size } else { 0 } + biggest_write;
+    let need = if gen_log { args.size } else { 0 }
+        + if gen_csv { args.csv_rows.saturating_mul(CSV_ROW_MAX) } else { 0 }
+        + biggest_write;
     let free = os::free_space(work.path())
         .with_context(|| format!("cannot tell the free space in {}", work.path().display()))?;
     if need > free {
@@ -134,15 +180,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
 
-    let (file, size, generated) = match &args.file {
-        Some(path) => {
-            let meta = fs::metadata(path).with_context(|| format!("{}", path.display()))?;
-            if !meta.is_file() {
-                bail!("{}: the lab needs a regular file", path.display());
-            }
-            (path.clone(), meta.len(), false)
+    let csv_input = if !needs_csv {
+        None
+    } else if let Some(path) = &args.csv_file {
+        let size = regular_file(path)?;
+        let (records, id_sum) = methods::csv::reference(path)
+            .with_context(|| format!("{}: cannot read it as CSV", path.display()))?;
+        Some((path.clone(), size, records, id_sum, false))
+    } else {
+        let path = work.path().join("lab.csv");
+        let progress = Progress::new(1, io::stderr().is_terminal());
+        progress.message(&format!("writing a {}-row CSV", args.csv_rows));
+        let mut out = File::create(&path).with_context(|| format!("{}", path.display()))?;
+        let opts = csv::CsvOptions { rows: args.csv_rows, ..csv::CsvOptions::default() };
+        let sum = csv::write(&mut out, &opts)
+            .and_then(|sum| out.flush().map(|()| sum))
+            .with_context(|| format!("writing {}", path.display()))?;
+        progress.finish();
+        let id_sum = methods::csv::generated_id_sum(sum.rows);
+        Some((path, sum.bytes, sum.rows, id_sum, true))
+    };
+    let (file, size, generated) = match (&args.file, &csv_input) {
+        (Some(path), _) => (path.clone(), regular_file(path)?, false),
+        // Only CSV methods: the report's file is the CSV.
+        (None, Some((path, size, _, _, generated))) if !needs_log => {
+            (path.clone(), *size, *generated)
         }
-        None => {
+        (None, _) => {
             let path = work.path().join("lab.log");
             let progress = Progress::new(1, io::stderr().is_terminal());
             progress.message(&format!("writing {} test file", format_bytes(args.size)));
@@ -160,8 +224,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         prefix: args.prefix.min(size),
         write_lines: args.write_lines,
         large_write: args.size,
+        csv: csv_input.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
+        csv_records: csv_input.as_ref().map_or(0, |c| c.2),
+        csv_id_sum: csv_input.as_ref().map_or(0, |c| c.3),
     };
-    let (file_lines, prefix_lines) = if generated {
+    let (file_lines, prefix_lines) = if generated && needs_log {
         (log::line_count(size), log::line_count(ctx.prefix))
     } else {
         reference_counts(&file, ctx.prefix)?
@@ -179,6 +246,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let progress = Progress::new(chosen.len() as u64 * args.runs, io::stderr().is_terminal());
     let mut series = Vec::new();
     for m in &chosen {
+        if m.way == methods::Way::CsvTyped && args.csv_file.is_some() && !lab_columns(&plan.ctx.csv)
+        {
+            let why = "the typed scan reads the lab's 6 columns \
+                       (id,name,score,active,city,ts), and --csv-file's header is not those";
+            series.push(Series::not_applicable(m.clone(), why.to_string()));
+            progress.tick();
+            continue;
+        }
         series.push(plan.run_series(m, |run| {
             progress.message(&format!("{} (run {}/{})", m.name, run + 1, args.runs));
             progress.tick();
@@ -187,7 +262,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     progress.finish();
 
     let report = Report {
-        file: if generated { "lab.log".to_string() } else { file.display().to_string() },
+        file: match file.file_name() {
+            Some(name) if generated => name.to_string_lossy().into_owned(),
+            _ => file.display().to_string(),
+        },
         size,
         lines: file_lines,
         generated,
@@ -197,6 +275,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         machine: report::machine(),
         cores: swath::parallel::available_cores(),
+        csv: csv_input.as_ref().map(|(path, size, records, _, generated)| CsvInput {
+            file: if *generated { "lab.csv".to_string() } else { path.display().to_string() },
+            size: *size,
+            records: *records,
+            generated: *generated,
+        }),
         series,
     };
     let mut out = io::stdout().lock();
@@ -215,8 +299,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.keep && generated {
         eprintln!("swath: kept {}", file.display());
     }
+    if let Some((path, ..)) = csv_input.as_ref().filter(|c| args.keep && c.4 && c.0 != file) {
+        eprintln!("swath: kept {}", path.display());
+    }
     drop(work);
-    let failed = report.series.iter().filter(|s| !s.ok()).count();
+    let failed = report.series.iter().filter(|s| s.failed()).count();
     if failed > 0 {
         eprintln!("swath: {failed} method(s) failed; see the table");
         return Ok(ExitCode::FAILURE);
@@ -244,6 +331,25 @@ fn select(only: &[String], skip: &[String]) -> Result<Vec<Method>> {
         .collect())
 }
 
+/// True when the CSV at `path` has the lab's header (`swath gen csv`'s
+/// file), so the typed scan applies to it.
+fn lab_columns(path: &Path) -> bool {
+    let Ok(mut rdr) = swath_csv::Reader::from_path(path) else {
+        return false;
+    };
+    let want = csv::HEADER.trim_ascii_end().split(|&b| b == b',');
+    matches!(rdr.headers(), Ok(Some(h)) if h.iter().eq(want))
+}
+
+/// The size of `path`, which must be a regular file.
+fn regular_file(path: &Path) -> Result<u64> {
+    let meta = fs::metadata(path).with_context(|| format!("{}", path.display()))?;
+    if !meta.is_file() {
+        bail!("{}: the lab needs a regular file", path.display());
+    }
+    Ok(meta.len())
+}
+
 /// Lines of the user's file by the fastest method (swath's engine on all
 /// cores), and of its prefix by the slow, obvious scalar count.
 fn reference_counts(path: &Path, prefix: u64) -> Result<(u64, u64)> {
@@ -268,9 +374,15 @@ fn run_child(args: &Args, name: &str) -> Result<ExitCode> {
         prefix: args.prefix,
         write_lines: args.write_lines,
         large_write: args.large_write.unwrap_or(args.size),
+        csv: args.csv_file.clone().unwrap_or_default(),
+        csv_records: args.csv_records.unwrap_or(0),
+        csv_id_sum: args.csv_id_sum.unwrap_or(0),
     };
-    let sample = measure::measure(&method, &ctx, expect, args.cold).map_err(anyhow::Error::msg)?;
-    println!("{}", sample.to_line());
+    match measure::measure(&method, &ctx, expect, args.cold) {
+        Ok(sample) => println!("{}", sample.to_line()),
+        Err(Failure::NotApplicable(why)) => println!("{NOT_APPLICABLE_TAG} {why}"),
+        Err(e @ Failure::Failed(_)) => return Err(e.into()),
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -40,6 +40,7 @@ fn every_method_is_right_and_the_json_parses() {
     let dir = tempfile::tempdir().unwrap();
     let got = swath()
         .args(["lab", "--size", "4M", "--runs", "1", "--prefix", "64K", "--json"])
+        .args(["--csv-rows", "20000"])
         .arg("--dir")
         .arg(dir.path())
         .output()
@@ -58,6 +59,24 @@ fn every_method_is_right_and_the_json_parses() {
         if m["kind"] == "read" {
             assert_eq!(m["lines"], lines, "{m}");
         }
+        if m["kind"] == "csv" {
+            assert_eq!(m["lines"], 20_000, "{m}");
+        }
+    }
+    assert_eq!(doc["csv"]["records"], 20_000);
+    assert_eq!(doc["csv"]["generated"], true);
+    let csv_names: Vec<&str> =
+        all.iter().filter(|m| m["kind"] == "csv").map(|m| m["name"].as_str().unwrap()).collect();
+    assert_eq!(csv_names, ["csv-strings", "csv-borrowed", "csv-typed", "csv-parallel"]);
+    let per_record = method(&doc, "csv-strings")["allocations"].as_u64().unwrap();
+    assert!(per_record >= 7 * 20_000, "csv-strings made {per_record} allocations");
+    for name in ["csv-borrowed", "csv-typed"] {
+        let n = method(&doc, name)["allocations"].as_u64().unwrap();
+        assert!(n < 32, "{name}: {n} allocations");
+    }
+    let recipes = doc["recipes"].to_string();
+    for what in ["A String per CSV field", "Typed scan", "Parallel CSV"] {
+        assert!(recipes.contains(what), "{what}: {recipes}");
     }
     // The binary's counting allocator: a String per line, against a constant.
     let per_line = method(&doc, "lines")["allocations"].as_u64().unwrap();
@@ -228,4 +247,95 @@ fn ctrl_c_removes_the_generated_file() {
     assert!(killed.success());
     assert_eq!(child.wait().unwrap().code(), Some(130));
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}
+
+#[test]
+fn a_file_that_is_not_utf8_makes_lines_not_applicable_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("latin1.txt");
+    let mut data = b"caf\xe9\n".to_vec();
+    data.splice(0..0, b"plain\n".iter().copied());
+    fs::write(&file, data.repeat(100)).unwrap();
+    let got = swath()
+        .args(["lab", "--runs", "1", "--json", "--only", "lines,read-4K,csv*", "--file"])
+        .arg(&file)
+        .arg("--dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
+    let doc = json_of(&got.stdout);
+    let lines = method(&doc, "lines");
+    assert_eq!(lines["ok"], false);
+    assert_eq!(lines["error"], Value::Null);
+    assert_eq!(lines["not_applicable"], "invalid UTF-8 at line 2");
+    assert_eq!(method(&doc, "read-4K")["lines"], 200);
+    // --file without --csv-file: the CSV methods are left out.
+    assert_eq!(doc["methods"].as_array().unwrap().len(), 2);
+    assert_eq!(doc["csv"], Value::Null);
+
+    let table = swath()
+        .args(["lab", "--runs", "1", "--only", "lines,read-4K", "--file"])
+        .arg(&file)
+        .arg("--dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(table.status.success());
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(text.contains("lines: not applicable: invalid UTF-8 at line 2"), "{text}");
+}
+
+#[test]
+fn a_users_csv_runs_the_csv_methods_and_typed_is_not_applicable() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.csv");
+    let mut data = b"n,word\n".to_vec();
+    for i in 1..=3000u64 {
+        data.extend_from_slice(format!("{i},\"w{i}\nx\"\n").as_bytes());
+    }
+    fs::write(&file, &data).unwrap();
+    let got = swath()
+        .args(["lab", "--runs", "1", "--json", "--only", "csv*", "--csv-file"])
+        .arg(&file)
+        .arg("--dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
+    let doc = json_of(&got.stdout);
+    assert_eq!(doc["csv"]["records"], 3000);
+    assert_eq!(doc["csv"]["generated"], false);
+    for name in ["csv-strings", "csv-borrowed", "csv-parallel"] {
+        assert_eq!(method(&doc, name)["lines"], 3000, "{name}");
+    }
+    assert!(method(&doc, "csv-typed")["not_applicable"].as_str().unwrap().contains("6 columns"));
+    assert_eq!(entries(dir.path()), ["mine.csv"]);
+
+    // `swath gen csv`'s file has the lab's columns: the typed scan runs.
+    let gen = dir.path().join("gen.csv");
+    swath().args(["gen", "csv", "--rows", "777"]).arg(&gen).assert().success();
+    let got = swath()
+        .args(["lab", "--runs", "1", "--json", "--only", "csv-typed", "--csv-file"])
+        .arg(&gen)
+        .arg("--dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
+    assert_eq!(method(&json_of(&got.stdout), "csv-typed")["lines"], 777);
+
+    // A wrong reference (the child told 3001) is a loud failure.
+    let child = swath()
+        .args(["lab", "--run-method", "csv-borrowed", "--expect", "3001", "--file"])
+        .arg(&file)
+        .arg("--csv-file")
+        .arg(&file)
+        .args(["--csv-records", "3001", "--csv-id-sum", "4501500", "--scratch"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!child.status.success());
+    let stderr = String::from_utf8_lossy(&child.stderr);
+    assert!(stderr.contains("WRONG ANSWER: counted 3000 records, expected 3001"), "{stderr}");
 }

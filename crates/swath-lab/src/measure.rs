@@ -8,9 +8,29 @@
 use std::time::Instant;
 
 use crate::alloc;
-use crate::methods::{Ctx, Kind, Method};
+use crate::methods::{as_not_applicable, Ctx, Kind, Method};
 use crate::os;
 use crate::sample::Sample;
+
+/// Why a run gave no sample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The method does not apply to this file (and why): not an error.
+    NotApplicable(String),
+    /// The method failed or was wrong.
+    Failed(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::NotApplicable(why) => write!(f, "not applicable: {why}"),
+            Failure::Failed(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
 
 /// Run `method` once on `ctx` and measure it. With `cold`, the file is
 /// evicted from the page cache first. The count is checked against
@@ -18,17 +38,20 @@ use crate::sample::Sample;
 ///
 /// # Errors
 ///
-/// A message when the method fails, the eviction fails, or the method's
-/// count is wrong (the message says so loudly: a wrong method must not
-/// look like a fast one).
-pub fn measure(method: &Method, ctx: &Ctx, expected: u64, cold: bool) -> Result<Sample, String> {
+/// [`Failure::Failed`] when the method fails, the eviction fails, or the
+/// method's count is wrong (the message says so loudly: a wrong method must
+/// not look like a fast one); [`Failure::NotApplicable`] when the method
+/// cannot read this file at all.
+pub fn measure(method: &Method, ctx: &Ctx, expected: u64, cold: bool) -> Result<Sample, Failure> {
     let name = &method.name;
+    let failed = |msg: String| Failure::Failed(msg);
     let mut residency = None;
     if method.kind != Kind::Write {
+        let input = method.input(ctx);
         if cold {
-            os::evict(&ctx.file).map_err(|e| format!("{name}: cannot evict the file: {e}"))?;
+            os::evict(input).map_err(|e| failed(format!("{name}: cannot evict the file: {e}")))?;
         }
-        residency = os::residency(&ctx.file).ok();
+        residency = os::residency(input).ok();
     }
     let before = os::usage();
     let alloc_before = alloc::stats();
@@ -38,10 +61,16 @@ pub fn measure(method: &Method, ctx: &Ctx, expected: u64, cold: bool) -> Result<
     let secs = start.elapsed().as_secs_f64();
     let alloc_after = alloc::stats();
     let after = os::usage();
-    let outcome = outcome.map_err(|e| format!("{name}: {e}"))?;
-    let found = method.check(ctx, &outcome).map_err(|e| format!("{name}: {e}"))?;
+    let outcome = outcome.map_err(|e| match as_not_applicable(&e) {
+        Some(why) => Failure::NotApplicable(why.to_string()),
+        None => failed(format!("{name}: {e}")),
+    })?;
+    let found = method.check(ctx, &outcome).map_err(|e| failed(format!("{name}: {e}")))?;
     if found != expected {
-        return Err(format!("{name}: WRONG ANSWER: counted {found} lines, expected {expected}"));
+        let what = if method.kind == Kind::Csv { "records" } else { "lines" };
+        return Err(failed(format!(
+            "{name}: WRONG ANSWER: counted {found} {what}, expected {expected}"
+        )));
     }
     let heap = alloc_after.since(&alloc_before);
     Ok(Sample {

@@ -5,10 +5,11 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::aligned::AlignedBuf;
+use crate::measure::Failure;
 use crate::methods::{Ctx, Kind, Method};
 use crate::sample::Sample;
 
@@ -40,6 +41,9 @@ pub struct Series {
     pub samples: Vec<Sample>,
     /// Why the method failed (wrong answer, I/O error), if it did.
     pub error: Option<String>,
+    /// Why the method does not apply to this file, if it does not (not a
+    /// failure: the lab still exits 0).
+    pub not_applicable: Option<String>,
 }
 
 impl Plan {
@@ -60,6 +64,16 @@ impl Plan {
             args.push(k.into());
             args.push(v);
         }
+        if method.kind == Kind::Csv {
+            for (k, v) in [
+                ("--csv-file", c.csv.clone().into_os_string()),
+                ("--csv-records", c.csv_records.to_string().into()),
+                ("--csv-id-sum", c.csv_id_sum.to_string().into()),
+            ] {
+                args.push(k.into());
+                args.push(v);
+            }
+        }
         if self.cold {
             args.push("--cold".into());
         }
@@ -69,19 +83,23 @@ impl Plan {
     /// Run `method` `self.runs` times; `progress(run)` is called before each.
     /// A failed run ends the series with its error.
     pub fn run_series(&self, method: &Method, mut progress: impl FnMut(usize)) -> Series {
-        let mut series = Series { method: method.clone(), samples: Vec::new(), error: None };
+        let mut series = Series::new(method.clone());
         for run in 0..self.runs.max(1) {
             progress(run);
             if !self.cold && method.kind != Kind::Write {
                 // A known state: the whole file read once with large reads.
-                if let Err(e) = warm(&self.ctx) {
+                if let Err(e) = warm(method.input(&self.ctx)) {
                     series.error = Some(format!("cannot read the file: {e}"));
                     break;
                 }
             }
             match self.run_child(method) {
                 Ok(s) => series.samples.push(s),
-                Err(e) => {
+                Err(Failure::NotApplicable(why)) => {
+                    series.not_applicable = Some(why);
+                    break;
+                }
+                Err(Failure::Failed(e)) => {
                     series.error = Some(e);
                     break;
                 }
@@ -90,27 +108,40 @@ impl Plan {
         series
     }
 
-    fn run_child(&self, method: &Method) -> Result<Sample, String> {
+    fn run_child(&self, method: &Method) -> Result<Sample, Failure> {
         let out = Command::new(&self.exe)
             .args(self.child_args(method))
             .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+            .map_err(|e| Failure::Failed(format!("cannot run {}: {e}", self.exe.display())))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if let Some(why) = not_applicable_of(&stdout) {
+            return Err(Failure::NotApplicable(why.to_string()));
+        }
         if !out.status.success() {
             let stderr = String::from_utf8_lossy(&out.stderr);
             let msg = stderr.trim();
-            return Err(if msg.is_empty() {
+            return Err(Failure::Failed(if msg.is_empty() {
                 format!("{}: child failed ({})", method.name, out.status)
             } else {
                 msg.trim_start_matches("swath: ").to_string()
-            });
+            }));
         }
-        Sample::parse(&String::from_utf8_lossy(&out.stdout))
+        Sample::parse(&stdout).map_err(Failure::Failed)
     }
 }
 
-/// Read the whole file once with 1 MiB reads, to put it in the page cache.
-fn warm(ctx: &Ctx) -> io::Result<()> {
-    let mut file = File::open(&ctx.file)?;
+/// The first word of the line a child prints instead of a sample when its
+/// method does not apply to the file; the reason follows.
+pub const NOT_APPLICABLE_TAG: &str = "swath-lab-not-applicable";
+
+/// The reason in a child's output, when it says its method does not apply.
+pub fn not_applicable_of(stdout: &str) -> Option<&str> {
+    stdout.lines().find_map(|l| l.strip_prefix(NOT_APPLICABLE_TAG)).map(str::trim)
+}
+
+/// Read a file once with 1 MiB reads, to put it in the page cache.
+fn warm(path: &Path) -> io::Result<()> {
+    let mut file = File::open(path)?;
     let mut buf = AlignedBuf::new(1 << 20);
     while file.read(&mut buf)? > 0 {}
     Ok(())
@@ -164,9 +195,24 @@ pub struct Figures {
 }
 
 impl Series {
+    /// A series with no runs yet.
+    pub fn new(method: Method) -> Series {
+        Series { method, samples: Vec::new(), error: None, not_applicable: None }
+    }
+
+    /// A series that was not run, because the method does not apply.
+    pub fn not_applicable(method: Method, why: String) -> Series {
+        Series { not_applicable: Some(why), ..Series::new(method) }
+    }
+
     /// True when every run succeeded.
     pub fn ok(&self) -> bool {
-        self.error.is_none() && !self.samples.is_empty()
+        self.error.is_none() && self.not_applicable.is_none() && !self.samples.is_empty()
+    }
+
+    /// True when the method ran and failed (not when it does not apply).
+    pub fn failed(&self) -> bool {
+        self.not_applicable.is_none() && !self.ok()
     }
 
     /// The figures, or `None` for a failed series.

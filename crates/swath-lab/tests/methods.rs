@@ -39,10 +39,14 @@ fn check_all(dir: &Path, data: &[u8]) {
         prefix: 100_000.min(data.len() as u64),
         write_lines: 1000,
         large_write: 1 << 20,
+        csv: PathBuf::new(),
+        csv_records: 0,
+        csv_id_sum: 0,
     };
     let file_lines = slow_lines(data);
     let prefix_lines = slow_lines(&data[..ctx.prefix as usize]);
-    for m in methods::all() {
+    // The CSV methods read a CSV, not these shapes: csv_* tests below.
+    for m in methods::all().into_iter().filter(|m| m.kind != Kind::Csv) {
         let out = m.run(&ctx).unwrap_or_else(|e| panic!("{}: {e}", m.name));
         let found = m.check(&ctx, &out).unwrap();
         let expected = m.expected(&ctx, file_lines, prefix_lines);
@@ -51,6 +55,7 @@ fn check_all(dir: &Path, data: &[u8]) {
             Kind::Read => assert_eq!(out.bytes, data.len() as u64, "{}", m.name),
             Kind::Prefix => assert_eq!(out.bytes, ctx.prefix, "{}", m.name),
             Kind::Write => assert!(!dir.join(format!("{}.out", m.name)).exists()),
+            Kind::Csv => unreachable!("filtered out"),
         }
     }
 }
@@ -95,12 +100,127 @@ fn a_wrong_count_is_a_loud_failure() {
     let dir = Dir::new("wrong");
     let file = dir.0.join("input");
     fs::write(&file, b"one\ntwo\n").unwrap();
-    let ctx = Ctx { file, scratch: dir.0.clone(), prefix: 8, write_lines: 10, large_write: 0 };
+    let ctx = Ctx {
+        file,
+        scratch: dir.0.clone(),
+        prefix: 8,
+        write_lines: 10,
+        large_write: 0,
+        csv: PathBuf::new(),
+        csv_records: 0,
+        csv_id_sum: 0,
+    };
     let m = methods::find("read-4K").unwrap();
-    let err = swath_lab::measure::measure(&m, &ctx, 3, false).unwrap_err();
+    let err = swath_lab::measure::measure(&m, &ctx, 3, false).unwrap_err().to_string();
     assert!(err.contains("WRONG ANSWER") && err.contains("counted 2"), "{err}");
     let ok = swath_lab::measure::measure(&m, &ctx, 2, false).unwrap();
     assert_eq!(ok.lines, 2);
     assert_eq!(ok.bytes, 8);
     assert!(ok.residency.is_some());
+}
+
+fn csv_methods() -> Vec<methods::Method> {
+    let v: Vec<_> = methods::all().into_iter().filter(|m| m.kind == Kind::Csv).collect();
+    assert_eq!(v.len(), 4);
+    v
+}
+
+/// A context whose CSV is `data`, with the answers the generator gives.
+fn csv_ctx(dir: &Path, data: &[u8], records: u64, id_sum: u64) -> Ctx {
+    let path = dir.join("input.csv");
+    fs::write(&path, data).unwrap();
+    Ctx {
+        file: PathBuf::new(),
+        scratch: dir.to_path_buf(),
+        prefix: 0,
+        write_lines: 0,
+        large_write: 0,
+        csv: path,
+        csv_records: records,
+        csv_id_sum: id_sum,
+    }
+}
+
+#[test]
+fn every_csv_method_reads_the_generated_csv() {
+    let dir = Dir::new("csv");
+    // 100,000 rows are over 4 MiB: the parallel reader cuts them into chunks,
+    // and quoted newlines straddle the seams.
+    for (rows, pct) in [(0u64, 0u8), (1, 0), (3000, 0), (3000, 20), (100_000, 5)] {
+        let mut data = Vec::new();
+        let opts = csv::CsvOptions { rows, seed: 5, quoted_newlines_pct: pct };
+        let sum = csv::write(&mut data, &opts).unwrap();
+        let ids = methods::csv::generated_id_sum(rows);
+        let ctx = csv_ctx(&dir.0, &data, sum.rows, ids);
+        for m in csv_methods() {
+            let what = format!("{} on {rows} rows, {pct}% quoted newlines", m.name);
+            let out = m.run(&ctx).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(out.lines, rows, "{what}");
+            assert_eq!(out.id_sum, Some(ids), "{what}");
+            assert_eq!(out.bytes, data.len() as u64, "{what}");
+            assert_eq!(m.check(&ctx, &out).unwrap(), rows, "{what}");
+            assert_eq!(m.expected(&ctx, 0, 0), rows);
+            assert_eq!(m.input(&ctx), ctx.csv.as_path());
+        }
+    }
+}
+
+#[test]
+fn a_wrong_csv_answer_is_a_loud_failure() {
+    let dir = Dir::new("csv-wrong");
+    let mut data = Vec::new();
+    csv::write(&mut data, &csv::CsvOptions { rows: 500, seed: 2, quoted_newlines_pct: 10 })
+        .unwrap();
+    let ids = methods::csv::generated_id_sum(500);
+    // One id changed (row 17 says 71): the count is right, the checksum not.
+    let text = String::from_utf8(data.clone()).unwrap();
+    let bad = text.replacen("\n17,", "\n71,", 1);
+    assert_ne!(bad, text);
+    for m in csv_methods().into_iter().filter(|m| m.name != "csv-typed") {
+        let ctx = csv_ctx(&dir.0, bad.as_bytes(), 500, ids);
+        let err = swath_lab::measure::measure(&m, &ctx, 500, false).unwrap_err().to_string();
+        assert!(err.contains("WRONG ANSWER") && err.contains("ids sum to"), "{}: {err}", m.name);
+        let ctx = csv_ctx(&dir.0, &data, 500, ids);
+        let err = swath_lab::measure::measure(&m, &ctx, 501, false).unwrap_err().to_string();
+        assert!(err.contains("counted 500 records, expected 501"), "{}: {err}", m.name);
+        assert_eq!(swath_lab::measure::measure(&m, &ctx, 500, false).unwrap().lines, 500);
+    }
+    // The typed scan on the bad file reads the same ids, so it fails the same.
+    let typed = methods::find("csv-typed").unwrap();
+    let ctx = csv_ctx(&dir.0, bad.as_bytes(), 500, ids);
+    assert!(swath_lab::measure::measure(&typed, &ctx, 500, false).is_err());
+    // A field that is not the typed column's type is an error naming it.
+    let ctx = csv_ctx(&dir.0, b"id,name,score,active,city,ts\n1,a,x,true,b,c\n", 1, 1);
+    let err = typed.run(&ctx).unwrap_err().to_string();
+    assert!(err.contains("record 2"), "{err}");
+}
+
+#[test]
+fn lines_is_not_applicable_to_bytes_that_are_not_utf8() {
+    let dir = Dir::new("utf8");
+    let file = dir.0.join("input");
+    fs::write(&file, b"fine\nalso fine\nbad \xff byte\nafter\n").unwrap();
+    let ctx = Ctx {
+        file,
+        scratch: dir.0.clone(),
+        prefix: 0,
+        write_lines: 0,
+        large_write: 0,
+        csv: PathBuf::new(),
+        csv_records: 0,
+        csv_id_sum: 0,
+    };
+    let lines = methods::find("lines").unwrap();
+    let err = lines.run(&ctx).unwrap_err();
+    assert_eq!(methods::as_not_applicable(&err), Some("invalid UTF-8 at line 3"));
+    let failure = swath_lab::measure::measure(&lines, &ctx, 4, false).unwrap_err();
+    assert_eq!(
+        failure,
+        swath_lab::measure::Failure::NotApplicable("invalid UTF-8 at line 3".into())
+    );
+    // Byte readers do not care.
+    let read = methods::find("read-4K").unwrap();
+    assert_eq!(swath_lab::measure::measure(&read, &ctx, 4, false).unwrap().lines, 4);
+    // A plain I/O error is not "not applicable".
+    assert!(methods::as_not_applicable(&std::io::Error::other("boom")).is_none());
 }

@@ -30,12 +30,18 @@ fn count_bytes<R: Read>(rdr: &mut R, limit: u64) -> io::Result<(u64, u64)> {
 pub fn unbuffered(path: &Path, prefix: u64) -> io::Result<Outcome> {
     let mut rdr = Counted::new(File::open(path)?);
     let (lines, bytes) = count_bytes(&mut rdr, prefix)?;
-    Ok(Outcome { lines, bytes, syscalls: Some(rdr.calls()), buf_offset: None })
+    Ok(Outcome { lines, bytes, syscalls: Some(rdr.calls()), buf_offset: None, id_sum: None })
 }
 
 /// 1-byte `read` calls on a `BufReader` (8 KiB) over the file.
 pub fn buffered(path: &Path, prefix: u64) -> io::Result<Outcome> {
     let mut rdr = BufReader::new(Counted::new(File::open(path)?));
     let (lines, bytes) = count_bytes(&mut rdr, prefix)?;
-    Ok(Outcome { lines, bytes, syscalls: Some(rdr.get_ref().calls()), buf_offset: None })
+    Ok(Outcome {
+        lines,
+        bytes,
+        syscalls: Some(rdr.get_ref().calls()),
+        buf_offset: None,
+        id_sum: None,
+    })
 }

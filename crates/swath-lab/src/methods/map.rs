@@ -31,6 +31,7 @@ pub fn mmap(path: &Path) -> io::Result<Outcome> {
         bytes: map.len() as u64,
         syscalls: None,
         buf_offset: None,
+        id_sum: None,
     })
 }
 
@@ -53,5 +54,6 @@ pub fn mmap_parallel(path: &Path, threads: usize) -> io::Result<Outcome> {
         bytes: data.len() as u64,
         syscalls: None,
         buf_offset: None,
+        id_sum: None,
     })
 }

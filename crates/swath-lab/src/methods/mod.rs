@@ -5,19 +5,23 @@
 //! timed) for the count the method really produced, which must equal the
 //! expected one: a fast wrong method cannot win.
 //!
-//! CSV methods (a `Vec<String>` per record vs swath's borrowed records vs
-//! the typed scan) belong in a `csv.rs` beside these, as a new [`Kind`],
-//! once `swath-csv` has its reader; they are not here yet.
+//! The CSV methods ([`Kind::Csv`], in `csv.rs`) read [`Ctx::csv`] instead
+//! and are checked on its record count and on the sum of its ids.
+//!
+//! A method that cannot read a file at all (`lines()` on bytes that are
+//! not UTF-8) returns a [`NotApplicable`] error: the lab reports it as not
+//! applicable rather than as a failure.
 
 mod bytes;
 mod counted;
+pub mod csv;
 mod map;
 mod read;
 mod threads;
 mod write;
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use counted::Counted;
 
@@ -30,6 +34,8 @@ pub enum Kind {
     Prefix,
     /// Lines it was asked to write, read back from what it wrote.
     Write,
+    /// Records (and the id checksum) of the CSV file [`Ctx::csv`].
+    Csv,
 }
 
 /// How many threads a parallel method uses.
@@ -94,6 +100,14 @@ pub enum Way {
         /// The large run (the lab's size) instead of 100,000 lines.
         large: bool,
     },
+    /// A `Vec<String>` per CSV record.
+    CsvStrings,
+    /// swath's borrowed CSV records, every field looked at.
+    CsvBorrowed,
+    /// swath's typed scan into a 6-tuple.
+    CsvTyped,
+    /// swath's parallel CSV reader.
+    CsvParallel(Threads),
 }
 
 /// What a method is run on.
@@ -109,6 +123,12 @@ pub struct Ctx {
     pub write_lines: u64,
     /// Bytes written by the large write methods (whole lines, rounded down).
     pub large_write: u64,
+    /// The CSV file the CSV methods read (with a header row).
+    pub csv: PathBuf,
+    /// Records in [`Ctx::csv`], the header row not counted.
+    pub csv_records: u64,
+    /// The sum of [`csv::id_of`] over its records' first fields.
+    pub csv_id_sum: u64,
 }
 
 /// What one run of a method did.
@@ -122,6 +142,31 @@ pub struct Outcome {
     pub syscalls: Option<u64>,
     /// Offset of the buffer from a page boundary, for buffer methods.
     pub buf_offset: Option<u64>,
+    /// The CSV methods' id checksum (see [`csv::id_of`]).
+    pub id_sum: Option<u64>,
+}
+
+/// Why a method does not apply to this file (wrapped in an `io::Error`):
+/// reported as "not applicable", not as a failure.
+#[derive(Debug)]
+pub struct NotApplicable(pub String);
+
+impl std::fmt::Display for NotApplicable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotApplicable {}
+
+/// An `io::Error` that says the method does not apply, and why.
+pub fn not_applicable(why: String) -> io::Error {
+    io::Error::other(NotApplicable(why))
+}
+
+/// The reason, when `err` says its method does not apply.
+pub fn as_not_applicable(err: &io::Error) -> Option<&str> {
+    err.get_ref()?.downcast_ref::<NotApplicable>().map(|n| n.0.as_str())
 }
 
 /// One way of reading or writing, with its name in the report.
@@ -228,6 +273,28 @@ pub fn all() -> Vec<Method> {
     for (name, way, kind, about) in rows {
         add(name.to_string(), way, kind, about.to_string());
     }
+    let rows: [(&str, Way, &str); 4] = [
+        (
+            "csv-strings",
+            Way::CsvStrings,
+            "swath's reader, each record copied into a new Vec<String> (7 allocations for 6 \
+             fields; Go's encoding/csv makes 2: one string cut into fields, and the slice)",
+        ),
+        ("csv-borrowed", Way::CsvBorrowed, "swath_csv Reader::next_record, every field looked at"),
+        (
+            "csv-typed",
+            Way::CsvTyped,
+            "swath_csv record.scan::<(u64, &str, f64, bool, &str, &str)>()",
+        ),
+        (
+            "csv-parallel",
+            Way::CsvParallel(Threads::Cores),
+            "swath_csv ParallelReader::fold on all cores (as swath csv runs it), every field looked at",
+        ),
+    ];
+    for (name, way, about) in rows {
+        add(name.to_string(), way, Kind::Csv, about.to_string());
+    }
     v
 }
 
@@ -262,6 +329,19 @@ impl Method {
             Way::WriteSwath { large } => {
                 write::swath(&self.out_path(ctx), self.write_count(ctx, large))
             }
+            Way::CsvStrings => csv::strings(&ctx.csv),
+            Way::CsvBorrowed => csv::borrowed(&ctx.csv),
+            Way::CsvTyped => csv::typed(&ctx.csv),
+            Way::CsvParallel(t) => csv::parallel(&ctx.csv, t.count()),
+        }
+    }
+
+    /// The file this method reads (and the lab warms or evicts).
+    pub fn input<'c>(&self, ctx: &'c Ctx) -> &'c Path {
+        if self.kind == Kind::Csv {
+            &ctx.csv
+        } else {
+            &ctx.file
         }
     }
 
@@ -271,8 +351,19 @@ impl Method {
     ///
     /// # Errors
     ///
-    /// When a written file cannot be read back or is not the size written.
+    /// When a written file cannot be read back or is not the size written,
+    /// or a CSV method's id checksum is wrong.
     pub fn check(&self, ctx: &Ctx, outcome: &Outcome) -> io::Result<u64> {
+        if self.kind == Kind::Csv {
+            let sum = outcome.id_sum.unwrap_or(0);
+            if sum != ctx.csv_id_sum {
+                return Err(io::Error::other(format!(
+                    "WRONG ANSWER: the ids sum to {sum}, expected {}",
+                    ctx.csv_id_sum
+                )));
+            }
+            return Ok(outcome.lines);
+        }
         if self.kind != Kind::Write {
             return Ok(outcome.lines);
         }
@@ -287,6 +378,7 @@ impl Method {
         match (self.kind, self.way) {
             (Kind::Read, _) => file_lines,
             (Kind::Prefix, _) => prefix_lines,
+            (Kind::Csv, _) => ctx.csv_records,
             (Kind::Write, Way::WriteBufWriter { large } | Way::WriteSwath { large }) => {
                 self.write_count(ctx, large)
             }
@@ -356,6 +448,9 @@ mod tests {
             prefix: 0,
             write_lines: 10,
             large_write: 1000,
+            csv: PathBuf::new(),
+            csv_records: 0,
+            csv_id_sum: 0,
         };
         let bytes = |n: &str| find(n).unwrap().write_bytes(&ctx);
         assert_eq!(bytes("read-4K"), 0);

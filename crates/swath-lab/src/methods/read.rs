@@ -7,7 +7,7 @@ use std::path::Path;
 
 use swath::{CountOptions, LineCount, LineReaderBuilder, Source};
 
-use super::{to_io, Counted, Outcome};
+use super::{not_applicable, to_io, Counted, Outcome};
 use crate::aligned::{AlignedBuf, PAGE};
 
 /// `read` into one reused buffer of `size` bytes, counting `\n` in what came.
@@ -42,6 +42,7 @@ fn count_reads(file: &mut File, buf: &mut [u8]) -> io::Result<Outcome> {
         bytes: count.bytes,
         syscalls: Some(calls),
         buf_offset: Some((buf.as_ptr() as usize % PAGE) as u64),
+        id_sum: None,
     })
 }
 
@@ -59,7 +60,13 @@ pub fn read_until(path: &Path) -> io::Result<Outcome> {
         lines += 1;
         bytes += n as u64;
     }
-    Ok(Outcome { lines, bytes, syscalls: Some(rdr.get_ref().calls()), buf_offset: None })
+    Ok(Outcome {
+        lines,
+        bytes,
+        syscalls: Some(rdr.get_ref().calls()),
+        buf_offset: None,
+        id_sum: None,
+    })
 }
 
 /// `BufRead::lines()`: a fresh `String` per line, UTF-8 checked.
@@ -68,8 +75,14 @@ pub fn lines(path: &Path) -> io::Result<Outcome> {
     let mut rdr = BufReader::new(Counted::new(File::open(path)?));
     let mut lines = 0u64;
     for line in (&mut rdr).lines() {
-        line?;
-        lines += 1;
+        match line {
+            Ok(_) => lines += 1,
+            // Not a wrong count: lines() cannot read such a file at all.
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                return Err(not_applicable(format!("invalid UTF-8 at line {}", lines + 1)));
+            }
+            Err(e) => return Err(e),
+        }
     }
     Ok(Outcome {
         lines,
@@ -77,6 +90,7 @@ pub fn lines(path: &Path) -> io::Result<Outcome> {
         bytes: len,
         syscalls: Some(rdr.get_ref().calls()),
         buf_offset: None,
+        id_sum: None,
     })
 }
 
@@ -88,6 +102,7 @@ pub fn fs_read(path: &Path) -> io::Result<Outcome> {
         bytes: data.len() as u64,
         syscalls: None,
         buf_offset: None,
+        id_sum: None,
     })
 }
 
@@ -99,12 +114,24 @@ pub fn swath_lines(path: &Path) -> io::Result<Outcome> {
     while rdr.next_line().map_err(to_io)?.is_some() {
         lines += 1;
     }
-    Ok(Outcome { lines, bytes: len, syscalls: Some(rdr.get_ref().calls()), buf_offset: None })
+    Ok(Outcome {
+        lines,
+        bytes: len,
+        syscalls: Some(rdr.get_ref().calls()),
+        buf_offset: None,
+        id_sum: None,
+    })
 }
 
 /// `swath count`'s engine with its defaults (pread ranges on every core).
 pub fn swath_count(path: &Path) -> io::Result<Outcome> {
     let mut src = Source::open(path).map_err(to_io)?;
     let count = swath::count_source(&mut src, &CountOptions::default()).map_err(to_io)?;
-    Ok(Outcome { lines: count.lines(), bytes: count.bytes, syscalls: None, buf_offset: None })
+    Ok(Outcome {
+        lines: count.lines(),
+        bytes: count.bytes,
+        syscalls: None,
+        buf_offset: None,
+        id_sum: None,
+    })
 }

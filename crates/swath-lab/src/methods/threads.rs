@@ -38,6 +38,7 @@ pub fn pread(path: &Path, threads: usize) -> io::Result<Outcome> {
         bytes: len,
         syscalls: Some(calls),
         buf_offset: None,
+        id_sum: None,
     })
 }
 

@@ -47,7 +47,7 @@ pub fn to_json(r: &Report) -> String {
         o,
         "{{\"tool\":\"swath lab\",\"version\":{},\"date\":{},\"unix_time\":{},\"machine\":{},\
          \"cores\":{},\"file\":{},\"size\":{},\"lines\":{},\"generated\":{},\"cache\":{},\
-         \"runs\":{},\"prefix\":{},\"methods\":[",
+         \"runs\":{},\"prefix\":{},\"csv\":{},\"methods\":[",
         string(env!("CARGO_PKG_VERSION")),
         string(&r.date()),
         r.unix_time,
@@ -60,6 +60,13 @@ pub fn to_json(r: &Report) -> String {
         string(if r.cold { "cold" } else { "warm" }),
         r.runs,
         r.prefix,
+        r.csv.as_ref().map_or("null".into(), |c| format!(
+            "{{\"file\":{},\"size\":{},\"records\":{},\"generated\":{}}}",
+            string(&c.file),
+            c.size,
+            c.records,
+            c.generated
+        )),
     );
     for (i, s) in r.series.iter().enumerate() {
         if i > 0 {
@@ -69,18 +76,20 @@ pub fn to_json(r: &Report) -> String {
             Kind::Read => "read",
             Kind::Prefix => "prefix",
             Kind::Write => "write",
+            Kind::Csv => "csv",
         };
         let (size, aligned) = s.method.buffer().map_or((None, None), |(n, a)| (Some(n), Some(a)));
         let _ = write!(
             o,
             "{{\"name\":{},\"about\":{},\"kind\":\"{kind}\",\"buffer_size\":{},\"aligned\":{},\
-             \"ok\":{},\"error\":{},",
+             \"ok\":{},\"error\":{},\"not_applicable\":{},",
             string(&s.method.name),
             string(&s.method.about),
             opt(size),
             opt(aligned),
             s.ok(),
             s.error.as_deref().map_or("null".into(), string),
+            s.not_applicable.as_deref().map_or("null".into(), string),
         );
         match s.figures() {
             Some(f) => {

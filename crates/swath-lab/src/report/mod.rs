@@ -36,8 +36,23 @@ pub struct Report {
     pub machine: String,
     /// Cores the OS reports.
     pub cores: usize,
+    /// The CSV file of the CSV methods, when any ran.
+    pub csv: Option<CsvInput>,
     /// One series per method, in run order.
     pub series: Vec<Series>,
+}
+
+/// The CSV file the CSV methods read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsvInput {
+    /// Its name (`lab.csv` when generated).
+    pub file: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Records in it, the header row not counted.
+    pub records: u64,
+    /// True when the lab generated it (`swath gen csv`'s file).
+    pub generated: bool,
 }
 
 impl Report {

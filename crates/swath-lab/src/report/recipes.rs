@@ -163,6 +163,7 @@ pub fn recipes(r: &Report) -> Vec<String> {
             .collect();
         out.push(format!("Writing lines: {}.", parts.join("; ")));
     }
+    csv_recipes(r, &mut out);
     if r.cold {
         let warm_left: Vec<String> = r
             .series
@@ -182,6 +183,69 @@ pub fn recipes(r: &Report) -> Vec<String> {
         }
     }
     out
+}
+
+/// MB/s (10^6 bytes), the scale CSV readers are quoted in.
+fn mbps(f: &Figures) -> f64 {
+    f.gbps * 1000.0
+}
+
+fn ns_per(f: &Figures) -> f64 {
+    f.secs.0 * 1e9 / f.lines.max(1) as f64
+}
+
+/// The CSV methods against each other: the cost of owned strings, of
+/// typing the fields, and whether the cores pay off.
+fn csv_recipes(r: &Report, out: &mut Vec<String>) {
+    let strings = fig(r, "csv-strings");
+    let borrowed = fig(r, "csv-borrowed");
+    let typed = fig(r, "csv-typed");
+    if let (Some(s), Some(b)) = (strings, borrowed) {
+        out.push(format!(
+            "A String per CSV field: a Vec<String> per record made {:.2} allocations per record \
+             ({} bytes in all) and cost {:.1} ns more per record than borrowed records ({} \
+             allocations in all); borrowed records are {} it ({:.0} against {:.0} MB/s).",
+            s.allocations as f64 / s.lines.max(1) as f64,
+            s.allocated,
+            ns_per(&s) - ns_per(&b),
+            b.allocations,
+            compare(b.gbps, s.gbps),
+            mbps(&b),
+            mbps(&s)
+        ));
+    }
+    if let (Some(t), Some(b)) = (typed, borrowed) {
+        let (cost, how) = if ns_per(&t) >= ns_per(&b) {
+            (ns_per(&t) - ns_per(&b), "more")
+        } else {
+            (ns_per(&b) - ns_per(&t), "less")
+        };
+        out.push(format!(
+            "Typed scan: parsing every record into (u64, &str, f64, bool, &str, &str) took \
+             {cost:.1} ns {how} per record than only looking at the borrowed fields ({:.0} \
+             against {:.0} MB/s), with {} allocations in all.",
+            mbps(&t),
+            mbps(&b),
+            t.allocations
+        ));
+    }
+    if let (Some(p), Some(b)) = (fig(r, "csv-parallel"), borrowed) {
+        let verdict = if p.gbps > 1.1 * b.gbps {
+            "the parallel reader pays off"
+        } else {
+            "the parallel reader does not pay off"
+        };
+        out.push(format!(
+            "Parallel CSV: on {} cores the parallel reader runs at {:.0} MB/s, {} one thread of \
+             borrowed records ({:.0} MB/s): {verdict} for this file (peak RSS {} against {}).",
+            r.cores,
+            mbps(&p),
+            compare(p.gbps, b.gbps),
+            mbps(&b),
+            crate::units::format_bytes(p.max_rss),
+            crate::units::format_bytes(b.max_rss)
+        ));
+    }
 }
 
 fn fmt_ratio(x: f64) -> String {

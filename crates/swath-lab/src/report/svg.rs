@@ -182,6 +182,7 @@ fn kind_style(kind: Kind) -> (&'static str, &'static str) {
         Kind::Read => ("#4c9f70", "reads the whole file"),
         Kind::Prefix => ("#9467bd", "1-byte reads of a prefix"),
         Kind::Write => ("#ff7f0e", "writes lines"),
+        Kind::Csv => ("#1f77b4", "reads the CSV file"),
     }
 }
 
@@ -193,7 +194,7 @@ fn bar_panel(o: &mut String, bars: &[(String, f64, Kind)], top: f64) {
     );
     // Legend: one coloured square per kind present.
     let mut lx = LEFT + 230.0;
-    for kind in [Kind::Read, Kind::Prefix, Kind::Write] {
+    for kind in [Kind::Read, Kind::Prefix, Kind::Write, Kind::Csv] {
         if bars.iter().any(|b| b.2 == kind) {
             let (color, text) = kind_style(kind);
             let _ = writeln!(

@@ -25,6 +25,16 @@ pub fn to_table(r: &Report) -> String {
         r.runs,
         if r.runs == 1 { "" } else { "s" }
     );
+    if let Some(c) = &r.csv {
+        let _ = writeln!(
+            out,
+            "CSV methods: {} ({}, {} records{})",
+            c.file,
+            format_bytes(c.size),
+            c.records,
+            if c.generated { ", generated: id,name,score,active,city,ts" } else { "" }
+        );
+    }
     let _ = writeln!(out, "{} on {}", r.date(), r.machine);
     let _ = writeln!(out);
     let head = [
@@ -45,6 +55,13 @@ pub fn to_table(r: &Report) -> String {
     let mut rows: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
     let mut failures = Vec::new();
     for s in &r.series {
+        if let Some(why) = &s.not_applicable {
+            failures.push(format!("{}: not applicable: {why}", s.method.name));
+            let mut row = vec![s.method.name.clone(), "n/a".into()];
+            row.resize(head.len(), String::new());
+            rows.push(row);
+            continue;
+        }
         let Some(f) = s.figures() else {
             let err = s.error.clone().unwrap_or_else(|| "no runs".into());
             failures.push(format!("{}: FAILED: {err}", s.method.name));
@@ -56,6 +73,7 @@ pub fn to_table(r: &Report) -> String {
         let per = match s.method.kind {
             Kind::Prefix if f.bytes > 0 => format!("{:.1} ns/B", f.secs.0 * 1e9 / f.bytes as f64),
             Kind::Write if f.lines > 0 => format!("{:.1} ns/line", f.secs.0 * 1e9 / f.lines as f64),
+            Kind::Csv if f.lines > 0 => format!("{:.1} ns/rec", f.secs.0 * 1e9 / f.lines as f64),
             _ if f.lines > 0 => format!("{:.1} ns/line", f.secs.0 * 1e9 / f.lines as f64),
             _ => String::new(),
         };
@@ -101,12 +119,19 @@ pub fn to_table(r: &Report) -> String {
             let _ = writeln!(out, "{}", "-".repeat(total));
         }
     }
+    let has = |k: Kind| r.series.iter().any(|s| s.method.kind == k);
+    let mut notes = String::new();
+    if has(Kind::Prefix) {
+        let _ = write!(notes, "; 1-byte methods read the first {}", format_bytes(r.prefix));
+    }
+    if has(Kind::Csv) {
+        notes.push_str("; csv-* rows count records");
+    }
     let _ = writeln!(
         out,
         "\nGB/s = 10^9 bytes per second at the median time; allocated = heap bytes asked \
          for (counting allocator);\npeak RSS = the child process's high-water mark from the \
-         OS (a mapped file counts); 1-byte methods read the first {}.",
-        format_bytes(r.prefix)
+         OS (a mapped file counts){notes}."
     );
     let recipes = recipes(r);
     if !recipes.is_empty() {
