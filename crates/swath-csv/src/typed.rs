@@ -158,19 +158,29 @@ macro_rules! signed {
 
 trait Int: Copy {
     const ZERO: Self;
+    /// Whether any 19-digit magnitude fits through `u64` (all but 128-bit).
+    const NARROW: bool;
     fn step(self, d: u8, neg: bool) -> Option<Self>;
+    fn from_u64(v: u64, neg: bool) -> Option<Self>;
 }
 
 macro_rules! int {
     ($($t:ty)*) => {$(
         impl Int for $t {
             const ZERO: Self = 0;
+            const NARROW: bool = <$t>::BITS <= 64;
             #[inline]
             #[allow(unused_comparisons)]
             fn step(self, d: u8, neg: bool) -> Option<Self> {
                 let v = self.checked_mul(10)?;
                 // Accumulate negatives downwards so that MIN parses.
                 if neg { v.checked_sub(d as $t) } else { v.checked_add(d as $t) }
+            }
+            #[inline]
+            fn from_u64(v: u64, neg: bool) -> Option<Self> {
+                // i128 holds every u64 and its negation.
+                let x = if neg { -(v as i128) } else { v as i128 };
+                <$t>::try_from(x).ok()
             }
         }
     )*};
@@ -180,8 +190,31 @@ int!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
 unsigned!(u8 u16 u32 u64 u128 usize);
 signed!(i8 i16 i32 i64 i128 isize);
 
+/// Digits to an integer. Up to 19 digits cannot overflow a `u64`
+/// (10^19 - 1 < 2^64), so they are summed without a check per digit and
+/// range-checked once; longer inputs (and 128-bit types) take the checked
+/// loop, [`parse_digits_checked`], the slow twin the tests compare with.
 #[inline]
 fn parse_digits<T: Int>(d: &[u8], neg: bool) -> std::result::Result<T, FieldError> {
+    if !T::NARROW || d.len() > 19 {
+        return parse_digits_checked(d, neg);
+    }
+    if d.is_empty() {
+        return Err("no digits".into());
+    }
+    let mut v = 0u64;
+    for &b in d {
+        let x = b.wrapping_sub(b'0');
+        if x > 9 {
+            return Err("invalid digit".into());
+        }
+        v = v * 10 + u64::from(x);
+    }
+    T::from_u64(v, neg).ok_or_else(|| "number out of range".into())
+}
+
+#[inline]
+fn parse_digits_checked<T: Int>(d: &[u8], neg: bool) -> std::result::Result<T, FieldError> {
     if d.is_empty() {
         return Err("no digits".into());
     }
@@ -214,15 +247,40 @@ impl FromField<'_> for f32 {
 }
 
 /// `&str` of a field, skipping full validation for ASCII: most fields are
-/// ASCII, and `is_ascii` is much cheaper than `from_utf8` on short fields
-/// (which was 17% of a typed scan).
+/// ASCII, and an ASCII check is much cheaper than `from_utf8` on short
+/// fields (which was 17% of a typed scan).
 #[inline]
 pub(crate) fn ascii_str(f: &[u8]) -> std::result::Result<&str, std::str::Utf8Error> {
-    if f.is_ascii() {
+    if is_ascii(f) {
         // SAFETY: ASCII bytes are valid UTF-8.
         return Ok(unsafe { std::str::from_utf8_unchecked(f) });
     }
     std::str::from_utf8(f)
+}
+
+/// `<[u8]>::is_ascii` (its slow twin in the tests) for short fields: a few
+/// overlapping word loads instead of a byte loop below 8 bytes and a
+/// head/body/tail split above.
+#[inline]
+pub(crate) fn is_ascii(f: &[u8]) -> bool {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let n = f.len();
+    let word = |i: usize| u64::from_le_bytes(f[i..i + 8].try_into().unwrap_or([0; 8]));
+    let half = |i: usize| u32::from_le_bytes(f[i..i + 4].try_into().unwrap_or([0; 4]));
+    if n >= 8 {
+        // Whole words, then the last 8 bytes (overlapping the last word).
+        let mut acc = word(n - 8);
+        let mut i = 0;
+        while i + 8 <= n {
+            acc |= word(i);
+            i += 8;
+        }
+        acc & HI == 0
+    } else if n >= 4 {
+        (half(0) | half(n - 4)) & 0x8080_8080 == 0
+    } else {
+        f.iter().all(|&b| b < 0x80)
+    }
 }
 
 /// Exact powers of ten: every one up to 1e22 is representable in an f64.
@@ -296,6 +354,114 @@ tuple!(A 0 B 1 C 2 D 3 E 4 F 5 G 6 H 7 I 8 J 9 K 10 L 11);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_check_equals_the_standard_one() {
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut buf = [b'a'; 80];
+        for n in 0..=80 {
+            for hi in 0..=n {
+                // No high byte, then one at each place, over shifting
+                // starts so loads see every alignment.
+                let f = &mut buf[..n];
+                f.fill(b'a' + (n % 26) as u8);
+                if hi < n {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    f[hi] = 0x80 | (seed as u8);
+                }
+                assert_eq!(is_ascii(f), f.is_ascii(), "n {n} hi {hi}");
+                for lead in 0..n.min(8) {
+                    assert_eq!(is_ascii(&f[lead..]), f[lead..].is_ascii(), "{n} {hi} {lead}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn integers_equal_the_checked_loop_and_std() {
+        let mut seed = 0x2545f4914f6cdd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        fn both<T>(s: &str)
+        where
+            T: Int + for<'a> FromField<'a> + std::str::FromStr + PartialEq + std::fmt::Debug,
+        {
+            let (neg, d) = match s.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, s.strip_prefix('+').unwrap_or(s)),
+            };
+            let fast = parse_digits::<T>(d.as_bytes(), neg).ok();
+            let slow = parse_digits_checked::<T>(d.as_bytes(), neg).ok();
+            assert_eq!(fast, slow, "{s}");
+            // The standard parser agrees on every decimal string (ours
+            // also reads "-0" for unsigned types as an error, like std).
+            assert_eq!(T::from_field(s.as_bytes()).ok(), s.parse::<T>().ok(), "{s}");
+        }
+        let edges = [
+            "",
+            "-",
+            "+",
+            "0",
+            "-0",
+            "+0",
+            "00000000000000000000000001",
+            "255",
+            "256",
+            "-128",
+            "-129",
+            "127",
+            "128",
+            "65535",
+            "65536",
+            "4294967295",
+            "4294967296",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "9999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+            "1a",
+            "a1",
+            " 1",
+            "1 ",
+            "--1",
+        ];
+        let mut cases: Vec<String> = edges.iter().map(|s| s.to_string()).collect();
+        for _ in 0..20_000 {
+            let digits = (next() % 22) as usize + 1;
+            let mut s: String = ["", "-", "+"][(next() % 3) as usize].to_string();
+            for _ in 0..digits {
+                s.push((b'0' + (next() % 10) as u8) as char);
+            }
+            if next() % 10 == 0 {
+                s.insert((next() as usize) % (s.len() + 1), 'x');
+            }
+            cases.push(s);
+        }
+        for s in &cases {
+            both::<u8>(s);
+            both::<i8>(s);
+            both::<u16>(s);
+            both::<i16>(s);
+            both::<u32>(s);
+            both::<i32>(s);
+            both::<u64>(s);
+            both::<i64>(s);
+            both::<u128>(s);
+            both::<i128>(s);
+            both::<usize>(s);
+            both::<isize>(s);
+        }
+    }
 
     #[test]
     fn fast_decimals_equal_the_standard_parser() {
