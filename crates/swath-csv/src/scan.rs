@@ -312,28 +312,49 @@ impl Machine {
                 s.pos = data.len();
                 return Some(Step::More);
             };
+            // At most 64 fields end in one block: make room for them all
+            // first, so that the loop writes spans without a capacity check
+            // and keeps the count in a register.
+            spans.reserve(BLOCK);
+            let mut n = spans.len();
+            let out = spans.as_mut_ptr();
             while mask != 0 {
                 let i = at + mask.trailing_zeros() as usize;
                 let b = data[i];
                 if b == self.delim {
-                    if spans.len() >= self.max_fields {
+                    if n >= self.max_fields {
+                        // SAFETY: the first `n` spans are written.
+                        unsafe { spans.set_len(n) };
                         return Some(Step::TooManyFields);
                     }
-                    spans.push(Span { start: seg, end: i });
+                    // SAFETY: `n < len + 64 <= capacity`: one span per set
+                    // bit of this block's mask at most.
+                    unsafe { out.add(n).write(Span { start: seg, end: i }) };
+                    n += 1;
                     seg = i + 1;
                 } else if b == b'\n' || b == b'\r' {
-                    if spans.len() >= self.max_fields {
+                    if n >= self.max_fields {
+                        // SAFETY: as above.
+                        unsafe { spans.set_len(n) };
                         return Some(Step::TooManyFields);
                     }
-                    spans.push(Span { start: seg, end: i });
+                    // SAFETY: as above; then the first `n + 1` are written.
+                    unsafe {
+                        out.add(n).write(Span { start: seg, end: i });
+                        spans.set_len(n + 1);
+                    }
                     return Some(Step::End(i));
                 } else {
+                    // SAFETY: the first `n` spans are written.
+                    unsafe { spans.set_len(n) };
                     s.start_field(seg);
                     s.pos = i;
                     return None;
                 }
                 mask &= mask - 1;
             }
+            // SAFETY: the first `n` spans are written.
+            unsafe { spans.set_len(n) };
             at += covered;
         }
     }
