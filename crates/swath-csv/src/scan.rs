@@ -218,9 +218,7 @@ impl Cursor {
             return None;
         }
         let end = data.len().min(pos + BLOCK);
-        let [d, q, cr, lf, e] = m.kernel.masks_partial(&data[pos..end], &m.needles);
-        self.outside = d | q | cr | lf;
-        self.inside = q | e | lf;
+        (self.outside, self.inside) = m.kernel.outside_inside(&data[pos..end], &m.needles);
         self.base = off + pos as u64;
         self.len = end - pos;
         Some(())
@@ -243,9 +241,7 @@ impl Cursor {
                     return None;
                 }
                 let end = data.len().min(pos + BLOCK);
-                let [d, q, cr, lf, e] = m.kernel.masks_partial(&data[pos..end], &m.needles);
-                self.outside = d | q | cr | lf;
-                self.inside = q | e | lf;
+                (self.outside, self.inside) = m.kernel.outside_inside(&data[pos..end], &m.needles);
                 self.base = abs;
                 self.len = end - pos;
             }
