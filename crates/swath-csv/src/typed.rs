@@ -301,26 +301,40 @@ pub(crate) fn fast_decimal(f: &[u8]) -> Option<f64> {
         b'+' => (false, &f[1..]),
         _ => (false, f),
     };
+    // At most 15 digits and a point: then no digit count per byte is needed.
+    if rest.len() > 16 {
+        return None;
+    }
     let mut mant = 0u64;
-    let mut digits = 0;
-    let mut frac = None;
-    for (i, &b) in rest.iter().enumerate() {
+    let mut i = 0;
+    while let Some(&b) = rest.get(i) {
         let d = b.wrapping_sub(b'0');
-        if d <= 9 {
-            mant = mant * 10 + u64::from(d);
-            digits += 1;
-            if digits > 15 {
+        if d > 9 {
+            break;
+        }
+        mant = mant * 10 + u64::from(d);
+        i += 1;
+    }
+    let int_digits = i;
+    let mut scale = 0;
+    if rest.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&b) = rest.get(i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
                 return None;
             }
-        } else if b == b'.' && frac.is_none() {
-            frac = Some(i + 1);
-        } else {
-            return None;
+            mant = mant * 10 + u64::from(d);
+            i += 1;
         }
+        scale = i - int_digits - 1;
+    } else if i != rest.len() {
+        return None;
     }
-    let scale = frac.map_or(0, |start| rest.len() - start);
-    // "." alone or an empty string are not numbers; let the slow path say so.
-    if digits == 0 {
+    let digits = int_digits + scale;
+    // "." alone or an empty string are not numbers, and 16 digits may not
+    // be exact: let the slow path decide.
+    if digits == 0 || digits > 15 {
         return None;
     }
     let v = mant as f64 / POW10[scale];
@@ -491,7 +505,33 @@ mod tests {
             assert_eq!(f64::from_field(s.as_bytes()).unwrap().to_bits(), want.to_bits(), "{s}");
         }
         assert!(checked > 150_000);
-        for odd in ["", ".", "-", "1.2.3", "1e5", "0x1", " 1", "nan", "1234567890123456", "-0"] {
+        for odd in [
+            "",
+            ".",
+            "-",
+            "1.2.3",
+            "1e5",
+            "0x1",
+            " 1",
+            "nan",
+            "1234567890123456",
+            "-0",
+            "1.",
+            ".5",
+            "-.5",
+            "1..2",
+            "+-1",
+            "12345678901234.5",
+            "1234567890123.45",
+            "123456789012345.6",
+            "1.a",
+            "a.1",
+            "1.2.",
+            "-",
+            "+",
+            "+.",
+            "0.000000000000001",
+        ] {
             let fast = fast_decimal(odd.as_bytes());
             let std = odd.parse::<f64>().ok();
             assert!(fast.is_none() || fast.map(f64::to_bits) == std.map(f64::to_bits), "{odd}");
