@@ -120,7 +120,7 @@ impl Kernel {
     /// The same as OR-ing [`masks`](Self::masks) (the tests check), with
     /// the ORs done before the bit extraction. Bits past `block.len()`
     /// (up to 64 bytes) are clear.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn outside_inside(self, block: &[u8], n: &[u8; 5]) -> (u64, u64) {
         let Ok(full) = <&[u8; BLOCK]>::try_from(block) else {
             let [d, q, cr, lf, e] = self.masks_partial(block, n);
