@@ -5,23 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Parse a size like `512M`, `4K`, `1G` or plain bytes.
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (num, mult) = match s.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let mult = match c.to_ascii_uppercase() {
-                'K' => 1u64 << 10,
-                'M' => 1 << 20,
-                'G' => 1 << 30,
-                _ => return Err(format!("unknown size suffix in {s:?}")),
-            };
-            (&s[..i], mult)
-        }
-        _ => (s, 1),
-    };
-    num.parse::<u64>().map(|n| n * mult).map_err(|e| format!("bad size {s:?}: {e}"))
-}
+/// Sizes like `512M`, `4K`, `1G` (powers of 1024) or plain bytes: the lab's parser.
+pub use swath_lab::units::parse_size;
 
 /// The value following `--name` in the process arguments, if any.
 pub fn arg(name: &str) -> Option<String> {
@@ -142,16 +127,7 @@ pub fn warm(path: &Path) {
     while f.read(&mut buf).expect("warming read") > 0 {}
 }
 
-/// A description of this machine for the report header.
+/// A description of this machine for the report header (the lab's).
 pub fn machine() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!("{cpu}, {cores} cores")
+    swath_lab::report::machine()
 }

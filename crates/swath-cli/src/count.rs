@@ -110,29 +110,10 @@ fn write_json(
         write!(
             out,
             "{sep}{{\"path\":{},\"count\":{},\"bytes\":{}}}",
-            json_string(&c.name),
+            crate::json::string(&c.name),
             figure(&c.count, newlines),
             c.count.bytes
         )?;
     }
     writeln!(out, "],\"total\":{total}}}")
-}
-
-/// A JSON string literal (paths may hold quotes, backslashes, controls).
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

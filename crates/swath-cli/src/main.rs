@@ -11,8 +11,8 @@ static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
 mod csv;
-mod csv_select;
 mod gen;
+mod json;
 mod lab;
 mod output;
 

@@ -109,3 +109,22 @@ fn errors_name_the_problem_and_leave_no_output_file() {
 fn empty_input_writes_nothing() {
     assert_eq!(select(&["-c", "1"], ""), "");
 }
+
+#[test]
+fn takes_the_reader_options_every_csv_command_takes() {
+    // A `;`-separated file with `'` quotes, a comment line, and a bare quote
+    // that only --lenient accepts.
+    let input = "#note\nid;name\n1;'a;b'\n2;x'y\n";
+    let out =
+        select(&["-c", "name", "-d", ";", "--quote", "'", "--comment", "#", "--lenient"], input);
+    // Written back in the input's dialect: `;` and `'`, quoted where needed.
+    assert_eq!(out, "name\n'a;b'\n'x''y'\n");
+    let strict = swath()
+        .args(["csv", "select", "-c", "name", "-d", ";", "--quote", "'", "--comment", "#"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(!strict.status.success());
+    let stderr = String::from_utf8_lossy(&strict.stderr);
+    assert!(stderr.contains("record 3") && stderr.contains("byte"), "{stderr}");
+}

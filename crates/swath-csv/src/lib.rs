@@ -10,9 +10,11 @@
 //!   [`ReaderBuilder::lazy_quotes`] behaves exactly like the `csv` crate,
 //!   minus its known defects (BAD-INPUTS.md A3).
 //! - Typed scanning: [`Record::scan`] into tuples through [`FromField`].
+//! - [`ParallelReader`]: the same records on every core, exactly (quoted
+//!   newlines included): fold/reduce, for-each and ordered output, verified
+//!   against the sequential reader chunk by chunk ([`parallel`]).
 //! - Structural bytes are found by a SIMD classifier ([`classify::Kernel`],
-//!   AVX2/SSE2/scalar); [`quote_parity::scan_both`] scans a chunk under both
-//!   quote hypotheses in one pass, for parallel reading.
+//!   AVX2/SSE2/scalar), with a scalar twin the tests compare it against.
 //!
 //! # Examples
 //!
@@ -65,10 +67,11 @@
 //!
 //! # Parallel reading
 //!
-//! [`quote_parity::scan_both`] counts record ends under both "starts
-//! outside quotes" and "starts inside quotes" in one pass, with the quote
-//! parity at the end, so byte ranges can be read on many cores exactly
-//! ([`ParallelReader`] builds on it).
+//! [`ParallelReader`] reads byte ranges on many cores exactly: one SIMD pass
+//! per chunk finds the first record boundary under both "starts outside
+//! quotes" and "starts inside quotes", a short serial chain of quote
+//! parities picks the real one, and each chunk's records are then read and
+//! verified against its neighbour's start (see [`parallel`]).
 
 #![deny(missing_docs)]
 
@@ -78,7 +81,6 @@ pub mod classify;
 pub mod de;
 mod error;
 pub mod parallel;
-pub mod quote_parity;
 mod reader;
 mod record;
 mod scan;

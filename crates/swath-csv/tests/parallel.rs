@@ -47,8 +47,17 @@ fn sequential(b: &ReaderBuilder, path: &std::path::Path) -> Run {
     }
 }
 
-fn parallel(b: &ReaderBuilder, path: &std::path::Path, threads: usize, chunk: u64) -> (Run, Mode) {
-    let mut pr = ParallelReader::new(b, path).threads(threads).chunk_size(chunk);
+fn parallel(
+    b: &ReaderBuilder,
+    path: &std::path::Path,
+    threads: usize,
+    chunk: u64,
+    relative: bool,
+) -> (Run, Mode) {
+    let mut pr = ParallelReader::new(b, path)
+        .threads(threads)
+        .chunk_size(chunk)
+        .relative_record_numbers(relative);
     let mut records = Vec::new();
     let res = pr.for_each_ordered(
         Vec::new,
@@ -76,15 +85,26 @@ fn check(data: &[u8], b: &ReaderBuilder, threads: &[usize], chunks: &[u64], ctx:
     for &t in threads {
         for &c in chunks {
             let ctx = format!("{ctx} (threads {t}, chunk {c})");
-            let (got, mode) = parallel(&b, f.path(), t, c);
+            let (got, mode) = parallel(&b, f.path(), t, c, false);
             assert_eq!(got, want, "{ctx}: {mode}");
+            // Relative record numbers: the same records, bytes, lines and
+            // error (renumbered); only the numbers the closures saw differ.
+            let (mut rel, rel_mode) = parallel(&b, f.path(), t, c, true);
+            for (r, w) in rel.records.iter_mut().zip(&want.records) {
+                r.1.record = w.1.record;
+            }
+            assert_eq!(rel, want, "{ctx}: relative record numbers");
             // On input the strict reader accepts, the quote-parity model is
             // exact: nothing may need the sequential resume.
             let lenient = format!("{b:?}").contains("lenient: true");
             if want.error.is_none() && !lenient {
                 assert!(!matches!(mode, Mode::Resumed { .. }), "{ctx}: {mode}");
+                assert!(!matches!(rel_mode, Mode::Resumed { .. }), "{ctx}: {rel_mode}");
             }
-            let mut pr = ParallelReader::new(&b, f.path()).threads(t).chunk_size(c);
+            let mut pr = ParallelReader::new(&b, f.path())
+                .threads(t)
+                .chunk_size(c)
+                .relative_record_numbers(c % 2 == 1);
             match (pr.count(), &want.error) {
                 (Ok(n), None) => assert_eq!(n, want.records.len() as u64, "{ctx}: count"),
                 (Err(e), Some(w)) => assert_eq!(&describe(&e), w, "{ctx}: count error"),
@@ -324,4 +344,56 @@ fn every_case_of_bad_inputs_section_a() {
         n += 1;
     }
     assert!(n > 60, "{n} cases");
+}
+
+#[test]
+fn compressed_input_is_read_sequentially_with_the_same_answer() {
+    let data = generated(500, 30, 5);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&data).unwrap();
+    let f = file_with(&gz.finish().unwrap());
+    let plain = file_with(&data);
+    let mut pr = ParallelReader::new(&strict(), f.path()).threads(4).chunk_size(100);
+    assert_eq!(pr.count().unwrap(), 500);
+    assert!(
+        matches!(pr.mode(), Mode::Sequential(why) if why.contains("compressed")),
+        "{}",
+        pr.mode()
+    );
+    let (got, _) = parallel(&strict(), f.path(), 3, 64, false);
+    assert_eq!(got, sequential(&strict(), plain.path()));
+}
+
+#[test]
+fn ordered_output_keeps_a_bounded_window_of_chunks() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let data = generated(2000, 20, 9);
+    let f = file_with(&data);
+    for threads in [2, 3, 5] {
+        let live = AtomicUsize::new(0);
+        let peak = AtomicUsize::new(0);
+        let mut chunks = 0;
+        let mut pr = ParallelReader::new(&strict(), f.path()).threads(threads).chunk_size(256);
+        pr.for_each_ordered(
+            || {
+                let n = live.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(n, Ordering::SeqCst);
+                0u64
+            },
+            |n, _| {
+                *n += 1;
+                Ok(())
+            },
+            |_| {
+                live.fetch_sub(1, Ordering::SeqCst);
+                chunks += 1;
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert!(matches!(pr.mode(), Mode::Parallel { .. }), "{}", pr.mode());
+        assert!(chunks > 100, "{chunks} chunks");
+        // Started but not yet emitted: the window, plus the one being emitted.
+        assert!(peak.load(Ordering::SeqCst) <= 2 * threads + 1, "peak {peak:?}");
+    }
 }

@@ -17,12 +17,25 @@ pub struct Args {
     /// Print at most this many problems (all are counted).
     #[arg(long, default_value_t = 20)]
     limit: u64,
+    #[command(flatten)]
+    par: super::ParOpts,
 }
 
 /// Run `swath csv check`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut rdr = args.opts.open(&args.opts.builder())?;
     let name = args.opts.name();
+    // A valid file is checked on every core; a file with problems is read
+    // again on one, to list them all in order.
+    if args.par.parallel_input(&args.opts) {
+        let mut rdr = args.par.reader(&args.opts, &args.opts.builder());
+        let n = rdr.count();
+        args.par.note(&args.opts, &rdr);
+        if let Ok(records) = n {
+            writeln!(io::stdout(), "{name}: ok, {records} records")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let mut rdr = args.opts.open(&args.opts.builder())?;
     let mut out = BufWriter::new(io::stdout().lock());
     let (mut problems, mut records) = (0u64, 0u64);
     loop {

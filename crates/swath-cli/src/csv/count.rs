@@ -12,15 +12,16 @@ use super::CsvOpts;
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,
+    #[command(flatten)]
+    par: super::ParOpts,
 }
 
 /// Run `swath csv count`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut rdr = args.opts.open(&args.opts.builder())?;
-    let mut n = 0u64;
-    while rdr.next_record()?.is_some() {
-        n += 1;
-    }
+    let mut rdr = args.par.reader(&args.opts, &args.opts.builder());
+    let n = rdr.count();
+    args.par.note(&args.opts, &rdr);
+    let n = n?;
     writeln!(std::io::stdout(), "{n}")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,9 @@ use swath_csv::{Reader, ReaderBuilder};
 mod check;
 mod count;
 mod head;
+mod select;
+mod select_parallel;
+mod stats;
 mod to_json;
 
 /// Read CSV: count, check, head, select columns, convert to JSON.
@@ -26,7 +29,8 @@ enum Cmd {
     Check(check::Args),
     Head(head::Args),
     ToJson(to_json::Args),
-    Select(crate::csv_select::Args),
+    Select(select::Args),
+    Stats(stats::Args),
 }
 
 /// Run `swath csv`.
@@ -36,7 +40,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Check(a) => check::run(a),
         Cmd::Head(a) => head::run(a),
         Cmd::ToJson(a) => to_json::run(a),
-        Cmd::Select(a) => crate::csv_select::run(a),
+        Cmd::Select(a) => select::run(a),
+        Cmd::Stats(a) => stats::run(a),
     }
 }
 
@@ -94,9 +99,57 @@ impl CsvOpts {
         b.from_path(&self.file).with_context(|| format!("cannot read {}", self.name()))
     }
 
+    /// The input's path (`-` for standard input).
+    pub fn path(&self) -> &std::path::Path {
+        &self.file
+    }
+
     /// The input's name for messages.
     pub fn name(&self) -> String {
         self.file.display().to_string()
+    }
+}
+
+/// How many threads, for the commands that read a regular file in
+/// parallel (exactly: see swath_csv::parallel).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ParOpts {
+    /// Threads for a regular file (0 = all cores). Pipes, stdin and
+    /// compressed input are read on one.
+    #[arg(short = 't', long, default_value_t = 0)]
+    pub threads: usize,
+    /// Say on stderr how the input was read (parallel, or sequential and
+    /// why).
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Bytes per parallel chunk (tests use small ones to cross many seams).
+    #[arg(long, default_value_t = 4 << 20, hide = true)]
+    pub chunk_size: u64,
+}
+
+impl ParOpts {
+    /// A parallel reader of the input with these threads.
+    pub fn reader(&self, opts: &CsvOpts, b: &ReaderBuilder) -> swath_csv::ParallelReader {
+        swath_csv::ParallelReader::new(b, opts.path())
+            .threads(self.threads)
+            .chunk_size(self.chunk_size)
+            // No command here looks at a record's number; errors stay exact.
+            .relative_record_numbers(true)
+    }
+
+    /// True when the input is a regular file that may be read in
+    /// parallel, and read twice (a pipe cannot).
+    pub fn parallel_input(&self, opts: &CsvOpts) -> bool {
+        self.threads != 1
+            && opts.path() != std::path::Path::new("-")
+            && std::fs::metadata(opts.path()).is_ok_and(|m| m.is_file())
+    }
+
+    /// The `--verbose` note.
+    pub fn note(&self, opts: &CsvOpts, rdr: &swath_csv::ParallelReader) {
+        if self.verbose {
+            eprintln!("swath: {}: {}", opts.name(), rdr.mode());
+        }
     }
 }
 
@@ -114,17 +167,11 @@ fn parse_byte(s: &str) -> std::result::Result<u8, String> {
     }
 }
 
-/// A byte count with an optional K, M or G suffix (powers of 1024).
+/// A positive byte count with an optional K, M, G suffix (the lab's parser).
 fn parse_size(s: &str) -> std::result::Result<usize, String> {
-    let (num, mult) = match s.char_indices().last() {
-        Some((i, 'K' | 'k')) => (&s[..i], 1 << 10),
-        Some((i, 'M' | 'm')) => (&s[..i], 1 << 20),
-        Some((i, 'G' | 'g')) => (&s[..i], 1 << 30),
-        _ => (s, 1),
-    };
-    num.parse::<usize>()
+    swath_lab::units::parse_size(s)
         .ok()
-        .and_then(|n| n.checked_mul(mult))
+        .and_then(|n| usize::try_from(n).ok())
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("{s:?} is not a positive size (like 4096, 512K, 64M)"))
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::CsvOpts;
+use crate::json::push_string;
 
 /// Convert to JSON lines: with headers, one object per record keyed by the
 /// header names in column order; with --no-headers, one array of strings.
@@ -18,80 +19,89 @@ column number (\"3\"), and a missing field is left out of the object.")]
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,
+    #[command(flatten)]
+    par: super::ParOpts,
 }
 
 /// Run `swath csv to-json`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.par.parallel_input(&args.opts) {
+        return run_parallel(&args);
+    }
     let mut rdr = args.opts.open(&args.opts.builder())?;
-    let headers: Option<Vec<String>> = match rdr.headers()? {
-        Some(h) => {
-            Some((0..h.len()).map(|i| h.get_str(i).map(str::to_owned)).collect::<Result<_, _>>()?)
-        }
-        None => None,
-    };
+    let headers = header_names(rdr.headers()?)?;
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     // One line buffer, reused: no allocation per record.
     let mut line = Vec::with_capacity(4096);
     while let Some(rec) = rdr.next_record()? {
         line.clear();
-        line.push(if headers.is_some() { b'{' } else { b'[' });
-        for i in 0..rec.len() {
-            let field = rec.get_str(i)?;
-            if i > 0 {
-                line.push(b',');
-            }
-            if let Some(h) = &headers {
-                match h.get(i) {
-                    Some(name) => json_string(&mut line, name),
-                    None => json_string(&mut line, itoa::Buffer::new().format(i)),
-                }
-                line.push(b':');
-            }
-            json_string(&mut line, field);
-        }
-        line.extend_from_slice(if headers.is_some() { b"}\n" } else { b"]\n" });
+        push_record(&mut line, &rec, headers.as_deref())?;
         out.write_all(&line)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Append `s` as a JSON string.
-fn json_string(out: &mut Vec<u8>, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push(b'"');
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0..=0x1f => b"",
-            _ => continue,
-        };
-        out.extend_from_slice(&bytes[start..i]);
-        if esc.is_empty() {
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(b >> 4)]);
-            out.push(HEX[usize::from(b & 15)]);
-        } else {
-            out.extend_from_slice(esc);
-        }
-        start = i + 1;
+/// A regular file on every core: each chunk's lines are built on a worker
+/// and written in file order (swath_csv::parallel's ordered mode, at most
+/// two chunks per thread in memory).
+fn run_parallel(args: &Args) -> Result<ExitCode> {
+    let b = args.opts.builder();
+    let mut rdr = args.par.reader(&args.opts, &b);
+    let headers = header_names(rdr.headers()?.as_ref())?;
+    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+    let mut write_err = None;
+    let res = rdr.for_each_ordered(
+        || Vec::with_capacity(1 << 20),
+        |line, rec| push_record(line, &rec, headers.as_deref()),
+        |line| {
+            out.write_all(&line).map_err(|e| {
+                let kind = e.kind();
+                write_err = Some(e);
+                swath_csv::Error::from(io::Error::from(kind))
+            })
+        },
+    );
+    args.par.note(&args.opts, &rdr);
+    if let Some(e) = write_err {
+        return Err(e.into());
     }
-    out.extend_from_slice(&bytes[start..]);
-    out.push(b'"');
+    res?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn json_strings_are_escaped() {
-        let mut out = Vec::new();
-        super::json_string(&mut out, "a\"b\\c\nd\u{1}é");
-        assert_eq!(String::from_utf8(out).unwrap(), r#""a\"b\\c\nd\u0001é""#);
+/// The header names as strings (an error names a field that is not UTF-8).
+fn header_names(h: Option<&swath_csv::OwnedRecord>) -> Result<Option<Vec<String>>> {
+    match h {
+        Some(h) => Ok(Some(
+            (0..h.len()).map(|i| h.get_str(i).map(str::to_owned)).collect::<Result<_, _>>()?,
+        )),
+        None => Ok(None),
     }
+}
+
+/// Append one record as a JSON line.
+fn push_record(
+    line: &mut Vec<u8>,
+    rec: &swath_csv::Record<'_>,
+    headers: Option<&[String]>,
+) -> swath_csv::Result<()> {
+    line.push(if headers.is_some() { b'{' } else { b'[' });
+    for i in 0..rec.len() {
+        let field = rec.get_str(i)?;
+        if i > 0 {
+            line.push(b',');
+        }
+        if let Some(h) = headers {
+            match h.get(i) {
+                Some(name) => push_string(line, name),
+                None => push_string(line, itoa::Buffer::new().format(i)),
+            }
+            line.push(b':');
+        }
+        push_string(line, field);
+    }
+    line.extend_from_slice(if headers.is_some() { b"}\n" } else { b"]\n" });
+    Ok(())
 }

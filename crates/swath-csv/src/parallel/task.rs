@@ -66,16 +66,22 @@ impl<'a> Ctx<'a> {
         match self.reader_at(task.start, task.line, task.records_before) {
             Ok(mut rdr) => {
                 let before = rdr.records_read();
-                let mut first = true;
-                let res = read_until(&mut rdr, task.end, &mut acc, fold, |s| {
-                    if first {
-                        out.first = s;
-                        first = false;
+                let res = rdr.next_record_start().and_then(|first| {
+                    out.first = first;
+                    match first {
+                        Some((byte, _)) if byte < task.end => {
+                            read_past(&mut rdr, task.end, &mut acc, fold)
+                        }
+                        _ => Ok((first, false)),
                     }
                 });
                 out.count = rdr.records_read() - before;
                 match res {
-                    Ok(last) => out.last = last,
+                    Ok((last, parsed)) => {
+                        out.last = last;
+                        // The record past the end was read, not ours.
+                        out.count -= u64::from(parsed);
+                    }
                     Err(e) => out.error = Some(e),
                 }
             }
@@ -85,9 +91,42 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Fold the records of `rdr` into `acc` until one starts at or past `end`;
+/// return where that one starts (`None` at end of input) and whether it was
+/// read (true unless at end of input). The hot loop of phase 2: one call
+/// per record; the record past the end is read and dropped, and an error
+/// of a record past the end is not ours (the next task meets it first).
+///
+/// # Errors
+///
+/// The reader's first error in a record that starts before `end`, or
+/// `fold`'s.
+fn read_past<R, A, F>(rdr: &mut Reader<R>, end: u64, acc: &mut A, fold: &F) -> Result<(Start, bool)>
+where
+    R: Read,
+    F: Fn(&mut A, Record<'_>) -> Result<()>,
+{
+    loop {
+        match rdr.next_record() {
+            Ok(Some(rec)) => {
+                let p = rec.position();
+                if p.byte >= end {
+                    return Ok((Some((p.byte, p.line)), true));
+                }
+                fold(acc, rec)?;
+            }
+            Ok(None) => return Ok((None, false)),
+            Err(e) => match e.record_position() {
+                Some(p) if p.byte >= end => return Ok((Some((p.byte, p.line)), true)),
+                _ => return Err(e),
+            },
+        }
+    }
+}
+
 /// Fold the records of `rdr` that start before `end` into `acc`; return the
-/// first record start at or past `end` (`None` at end of input). `seen` is
-/// called with every record start found, the last one included.
+/// first record start at or past `end` (`None` at end of input), without
+/// reading that record.
 ///
 /// # Errors
 ///
@@ -97,7 +136,6 @@ pub(crate) fn read_until<R, A, F>(
     end: u64,
     acc: &mut A,
     fold: &F,
-    mut seen: impl FnMut(Start),
 ) -> Result<Start>
 where
     R: Read,
@@ -105,7 +143,6 @@ where
 {
     loop {
         let start = rdr.next_record_start()?;
-        seen(start);
         match start {
             Some((byte, _)) if byte < end => {}
             _ => return Ok(start),

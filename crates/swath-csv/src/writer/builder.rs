@@ -26,7 +26,7 @@ pub enum QuoteStyle {
     /// Every field.
     Always,
     /// Every field that is not a number, plus the fields that need it.
-    /// Typed numbers ([`ToField::is_number`](super::ToField::is_number)) are
+    /// Typed numbers (whose [`ToField::kind`](super::ToField::kind) is [`FieldKind::Number`](super::FieldKind::Number)) are
     /// numbers; raw bytes are numbers when they parse as an integer or a
     /// float (as the `csv` crate decides).
     NonNumeric,
@@ -148,7 +148,7 @@ impl WriterBuilder {
     /// shows it as text instead of running it (OWASP "CSV injection").
     ///
     /// This changes the data: such a field no longer reads back as written.
-    /// Typed numbers ([`ToField::is_number`](super::ToField::is_number),
+    /// Typed numbers (whose [`ToField::kind`](super::ToField::kind) is [`FieldKind::Number`](super::FieldKind::Number),
     /// e.g. `-5i32` or `-0.5f64`) are not guarded: a negative number is
     /// data, not a formula.
     pub fn formula_guard(&mut self, yes: bool) -> &mut WriterBuilder {
@@ -172,7 +172,7 @@ impl WriterBuilder {
         self
     }
 
-    /// Whether [`Writer::serialize`] writes a header row (the struct's
+    /// Whether `Writer::serialize` (feature `serde`) writes a header row (the struct's
     /// field names) before the first record (default true). Other write
     /// methods never write headers.
     pub fn has_headers(&mut self, yes: bool) -> &mut WriterBuilder {

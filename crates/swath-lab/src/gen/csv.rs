@@ -150,7 +150,7 @@ pub fn write<W: Write + ?Sized>(out: &mut W, opts: &CsvOptions) -> io::Result<Cs
     Ok(sum)
 }
 
-/// What [`write`] would produce for `opts`, without keeping the bytes (it
+/// What [`write()`] would produce for `opts`, without keeping the bytes (it
 /// generates them into a sink: cheap, and it cannot drift from `write`).
 pub fn summary(opts: &CsvOptions) -> CsvSummary {
     write(&mut io::sink(), opts).expect("io::sink never fails")

@@ -157,11 +157,23 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
             if p.1 { (x, y - 8.0, "middle") } else { (x + 8.0, y + 4.0, "start") };
         let _ = writeln!(o, "<text x=\"{lx:.1}\" y=\"{ly:.1}\" text-anchor=\"{anchor}\" fill=\"{color}\" font-size=\"11\">{}</text>", super::fmt_gbps(p.2));
     }
-    // Legend.
-    let lx = x1 - 230.0;
-    let ly = y1 + 10.0;
-    let _ = writeln!(o, "<circle cx=\"{lx}\" cy=\"{ly}\" r=\"4\" fill=\"#1f77b4\"/><text x=\"{}\" y=\"{}\">page-aligned buffer</text>", lx + 10.0, ly + 4.0);
-    let _ = writeln!(o, "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"#d62728\"/><text x=\"{}\" y=\"{}\">Vec (malloc alignment)</text>", lx - 4.0, ly + 14.0, lx + 10.0, ly + 22.0);
+    // Legend on the panel's title line, outside the plot, so it never
+    // covers a point.
+    let lx = x0 + 330.0;
+    let ly = y1 - 14.0;
+    let _ = writeln!(
+        o,
+        "<circle cx=\"{lx}\" cy=\"{}\" r=\"4\" fill=\"#1f77b4\"/><text x=\"{}\" y=\"{ly}\">page-aligned buffer</text>",
+        ly - 4.0,
+        lx + 10.0
+    );
+    let _ = writeln!(
+        o,
+        "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"#d62728\"/><text x=\"{}\" y=\"{ly}\">Vec (malloc alignment)</text>",
+        lx + 146.0,
+        ly - 8.0,
+        lx + 160.0
+    );
 }
 
 /// Bar colour and legend text per kind of method.

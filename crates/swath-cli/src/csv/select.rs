@@ -19,15 +19,17 @@
 //!
 //! The loop reads records borrowed from the reader's buffer and writes the
 //! chosen fields through swath-csv's writer (minimal quoting, same
-//! delimiter as the input): no allocation per record, memory flat.
+//! delimiter and quote as the input): no allocation per record, memory flat.
 
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
-use swath_csv::{Reader, ReaderBuilder, Writer, WriterBuilder};
+use anyhow::Context;
+use swath_csv::{Reader, Writer, WriterBuilder};
+
+use super::{CsvOpts, ParOpts};
 
 use crate::output::Output;
 
@@ -40,19 +42,10 @@ pub struct Args {
     /// the output follows this order.
     #[arg(short, long, value_name = "COLUMNS", allow_hyphen_values = true)]
     pub columns: String,
-    /// The CSV file; `-` for standard input.
-    #[arg(default_value = "-")]
-    pub input: PathBuf,
-    /// Field delimiter: one byte, or `\t` / `tab`.
-    #[arg(short, long, default_value = ",")]
-    pub delimiter: String,
-    /// The first row is data, not a header (columns by index only).
-    #[arg(long)]
-    pub no_headers: bool,
-    /// Accept records with other field counts than the first; a missing
-    /// column is written empty.
-    #[arg(long)]
-    pub flexible: bool,
+    #[command(flatten)]
+    pub opts: CsvOpts,
+    #[command(flatten)]
+    pub par: ParOpts,
     /// Output file, written beside its target and renamed into place on
     /// success; `-` for standard output.
     #[arg(short, long, default_value = "-")]
@@ -62,28 +55,27 @@ pub struct Args {
 /// `swath csv select`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec = Spec::parse(&args.columns)?;
-    let delimiter = parse_delimiter(&args.delimiter)?;
-    let rdr = ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(false)
-        .flexible(args.flexible)
-        .from_path(&args.input)?;
+    // The header row is read here, as the first record, to resolve the spec.
+    let mut b = args.opts.builder();
+    b.has_headers(false);
+    let rdr = args.opts.open(&b)?;
     let out = Output::create(&args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
-    let mut wtr = WriterBuilder::new().delimiter(delimiter).from_writer(out);
-    select(rdr, &mut wtr, &spec, !args.no_headers)?;
-    let out = wtr.finish().map_err(|e| e.into_error())?;
+    let mut wtr = writer_for(&args.opts, out);
+    let out = if args.par.parallel_input(&args.opts) {
+        super::select_parallel::select(rdr, wtr, &b, &args, &spec)?
+    } else {
+        select(rdr, &mut wtr, &spec, !args.opts.no_headers)?;
+        wtr.finish().map_err(|e| e.into_error())?
+    };
     out.finish().with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `,` or `\t` / `tab`.
-fn parse_delimiter(text: &str) -> anyhow::Result<u8> {
-    match text {
-        "\\t" | "tab" | "\t" => Ok(b'\t'),
-        _ if text.len() == 1 && text.is_ascii() => Ok(text.as_bytes()[0]),
-        _ => bail!("the delimiter must be one ASCII byte (or `\\t`), not `{text}`"),
-    }
+/// A writer in the input's dialect: same delimiter and quote byte, quoting
+/// only where needed.
+pub fn writer_for<W: Write>(opts: &CsvOpts, out: W) -> Writer<W> {
+    WriterBuilder::new().delimiter(opts.delimiter).quote(opts.quote).from_writer(out)
 }
 
 /// Copy the chosen columns of every record; the first record is the
@@ -385,6 +377,7 @@ fn resolve_column(c: &Column, headers: Option<&[&[u8]]>, width: usize) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use swath_csv::ReaderBuilder;
 
     fn run_select(data: &str, spec: &str, headers: bool, flexible: bool) -> anyhow::Result<String> {
         let rdr = ReaderBuilder::new()
@@ -432,11 +425,13 @@ mod tests {
 
     #[test]
     fn delimiters() {
-        assert_eq!(parse_delimiter(";").unwrap(), b';');
-        assert_eq!(parse_delimiter("\\t").unwrap(), b'\t');
-        assert_eq!(parse_delimiter("tab").unwrap(), b'\t');
-        assert!(parse_delimiter("ab").is_err());
-        assert!(parse_delimiter("é").is_err());
+        // select shares the csv commands' option parser.
+        use crate::csv::parse_byte;
+        assert_eq!(parse_byte(";").unwrap(), b';');
+        assert_eq!(parse_byte("\\t").unwrap(), b'\t');
+        assert_eq!(parse_byte("tab").unwrap(), b'\t');
+        assert!(parse_byte("ab").is_err());
+        assert!(parse_byte("é").is_err());
     }
 
     const HEADERS: &[&[u8]] = &[b"id", b"name", b"first-name", b"score", b"name", b"2", b"a,b"];

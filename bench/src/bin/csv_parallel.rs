@@ -1,0 +1,191 @@
+//! Parallel CSV side by side: `swath csv count` and `swath csv select` on
+//! 1 and 2 threads, against the `csv` crate (in process: `ByteRecord`s
+//! counted, or the same columns written with `csv::Writer`) and `xan` when
+//! it is on PATH, on the generated 5M-row file and on a variant where 20%
+//! of the rows hold a newline inside quotes. Warm cache, medians; every
+//! entry's answer is checked (record count; selected output bytes).
+//!
+//! `cargo build --release -p swath-cli -p swath-bench && target/release/csv_parallel [--rows 5000000] [--runs 5] [--dir DIR]`
+
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use swath_bench::{
+    arg, first_number, machine, measure, print_table, run_command, swath_binary, warm, Measured,
+};
+use swath_lab::gen::csv::{write as gen_csv, CsvOptions};
+
+/// Columns `select` keeps (the generator's `id,name,score,active,city,ts`).
+const COLUMNS: &str = "name,city";
+const PICK: [usize; 2] = [1, 4];
+
+fn main() {
+    let runs: usize = arg("--runs").map_or(5, |s| s.parse().expect("--runs N"));
+    let rows: u64 = arg("--rows").map_or(5_000_000, |s| s.parse().expect("--rows N"));
+    let dir = arg("--dir").map_or_else(std::env::temp_dir, PathBuf::from);
+    let swath = swath_binary();
+    let xan = on_path("xan");
+    println!("parallel CSV bench: {rows} rows, {runs} runs, warm cache");
+    println!("machine: {}", machine());
+    println!("xan: {}", xan.as_ref().map_or("not on PATH".into(), |p| p.display().to_string()));
+    for pct in [0u8, 20] {
+        let path = dir.join(format!("swath-bench-{rows}-{pct}.csv"));
+        let opts = CsvOptions { rows, seed: 1, quoted_newlines_pct: pct };
+        let sum = {
+            let mut out = BufWriter::new(std::fs::File::create(&path).expect("create the file"));
+            let sum = gen_csv(&mut out, &opts).expect("generate");
+            out.flush().expect("write the file");
+            sum
+        };
+        warm(&path);
+        let what = format!(
+            "{} ({} bytes, {} rows, {} with a quoted newline)",
+            path.display(),
+            sum.bytes,
+            sum.rows,
+            sum.quoted_newlines
+        );
+        count_series(&swath, xan.as_deref(), &path, sum.bytes, rows, runs, &what);
+        select_series(&swath, xan.as_deref(), &path, sum.bytes, runs, &what);
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+fn count_series(
+    swath: &Path,
+    xan: Option<&Path>,
+    path: &Path,
+    bytes: u64,
+    rows: u64,
+    runs: usize,
+    what: &str,
+) {
+    let mut table: Vec<Measured> = Vec::new();
+    for t in ["1", "2"] {
+        let name = format!("swath csv count -t {t}");
+        table.push(measure(&name, runs, bytes, &rows, || {
+            let (out, _) =
+                run_command(Command::new(swath).args(["csv", "count", "-t", t]).arg(path));
+            first_number(&out)
+        }));
+    }
+    table.push(measure("csv crate ByteRecord count", runs, bytes, &rows, || {
+        let mut rdr =
+            csv::ReaderBuilder::new().buffer_capacity(256 * 1024).from_path(path).expect("open");
+        let mut rec = csv::ByteRecord::new();
+        let mut n = 0u64;
+        while rdr.read_byte_record(&mut rec).expect("csv crate read") {
+            n += 1;
+        }
+        n
+    }));
+    if let Some(xan) = xan {
+        table.push(measure("xan count", runs, bytes, &rows, || {
+            let (out, _) = run_command(Command::new(xan).arg("count").arg(path));
+            first_number(&out)
+        }));
+    }
+    print_table(&format!("count: {what}"), &table, "csv crate ByteRecord count");
+    speedup(&table, "swath csv count -t 1", "swath csv count -t 2");
+}
+
+fn select_series(
+    swath: &Path,
+    xan: Option<&Path>,
+    path: &Path,
+    bytes: u64,
+    runs: usize,
+    what: &str,
+) {
+    // The answer every entry must give: the bytes the csv crate writes.
+    let expect = csv_select(path);
+    let mut table: Vec<Measured> = Vec::new();
+    for t in ["1", "2"] {
+        let name = format!("swath csv select -t {t}");
+        table.push(measure(&name, runs, bytes, &expect, || {
+            piped_bytes(
+                Command::new(swath).args(["csv", "select", "-c", COLUMNS, "-t", t]).arg(path),
+            )
+        }));
+    }
+    table.push(measure("csv crate read + write", runs, bytes, &expect, || csv_select(path)));
+    if let Some(xan) = xan {
+        table.push(measure("xan select", runs, bytes, &expect, || {
+            piped_bytes(Command::new(xan).args(["select", COLUMNS]).arg(path))
+        }));
+    }
+    print_table(&format!("select {COLUMNS}: {what}"), &table, "csv crate read + write");
+    speedup(&table, "swath csv select -t 1", "swath csv select -t 2");
+}
+
+/// Output size and `\n` count of `cmd`'s stdout, read through a pipe.
+fn piped_bytes(cmd: &mut Command) -> (u64, u64) {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
+    let mut out = child.stdout.take().expect("piped stdout");
+    let mut buf = vec![0u8; 1 << 20];
+    let (mut bytes, mut lines) = (0u64, 0u64);
+    loop {
+        let n = out.read(&mut buf).expect("read the pipe");
+        if n == 0 {
+            break;
+        }
+        bytes += n as u64;
+        lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+    }
+    let status = child.wait().expect("wait");
+    assert!(status.success(), "{cmd:?} failed");
+    (bytes, lines)
+}
+
+/// The same selection with the csv crate, into a counting sink.
+fn csv_select(path: &Path) -> (u64, u64) {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .buffer_capacity(256 * 1024)
+        .from_path(path)
+        .expect("open");
+    let mut wtr = csv::WriterBuilder::new().from_writer(Counter::default());
+    let mut rec = csv::ByteRecord::new();
+    while rdr.read_byte_record(&mut rec).expect("csv crate read") {
+        wtr.write_record(PICK.iter().map(|&i| &rec[i])).expect("write");
+    }
+    let c = wtr.into_inner().map_err(|e| e.into_error()).expect("flush");
+    (c.bytes, c.lines)
+}
+
+/// Counts bytes and `\n`s written to it.
+#[derive(Default)]
+struct Counter {
+    bytes: u64,
+    lines: u64,
+}
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.bytes += buf.len() as u64;
+        self.lines += buf.iter().filter(|&&b| b == b'\n').count() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn speedup(table: &[Measured], one: &str, two: &str) {
+    let median = |n: &str| table.iter().find(|m| m.name == n).map(|m| m.median().as_secs_f64());
+    if let (Some(a), Some(b)) = (median(one), median(two)) {
+        println!("2 threads vs 1: {:.2}x (target >= 1.8x)", a / b);
+    }
+    for m in table {
+        println!("  {:<32} {:>9.1} MB/s", m.name, m.gbps() * 1000.0);
+    }
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+}

@@ -1,0 +1,80 @@
+//! `swath csv select` on every core: the header row is read first and
+//! resolves the column spec; then each chunk's records are written by a
+//! writer of its own on a worker, and the chunks' bytes go out in file
+//! order (swath_csv::parallel's ordered mode: at most two chunks per thread
+//! in memory). The output is byte for byte the sequential one.
+
+use std::io::{Read, Write};
+
+use anyhow::Context;
+use swath_csv::{Reader, ReaderBuilder, Writer};
+
+use super::select::{writer_for, Args, Spec};
+use crate::output::Output;
+
+/// What a chunk writer is primed with: one record, so that it does not
+/// take itself for the start of the output (where a field starting with a
+/// BOM is quoted); these bytes are cut off again.
+const PRIME: &[u8] = b"x\n";
+
+/// Select with `b` (headers off: the first record is the header row when
+/// there is one) from `rdr`'s file into `wtr`; returns the output.
+pub fn select<R: Read>(
+    mut rdr: Reader<R>,
+    mut wtr: Writer<Output>,
+    b: &ReaderBuilder,
+    args: &Args,
+    spec: &Spec,
+) -> anyhow::Result<Output> {
+    let (cols, header_at) = {
+        let Some(first) = rdr.next_record()? else {
+            return wtr.finish().map_err(|e| e.into_error().into());
+        };
+        let names: Vec<&[u8]> = first.iter().collect();
+        let cols = spec.resolve((!args.opts.no_headers).then_some(&names[..]), names.len())?;
+        for &c in &cols {
+            wtr.write_field(names[c])?;
+        }
+        wtr.end_record()?;
+        (cols, first.position().byte)
+    };
+    drop(rdr);
+    let mut out = wtr.finish().map_err(|e| e.into_error())?;
+    let mut prdr = args.par.reader(&args.opts, b);
+    let mut write_err = None;
+    let res = prdr.for_each_ordered(
+        || {
+            let mut w = writer_for(&args.opts, Vec::new());
+            // Cannot fail: a Vec takes every byte.
+            let _ = w.write_field("x").and_then(|()| w.end_record());
+            w
+        },
+        |w, rec| {
+            if rec.position().byte == header_at {
+                // The header row, written above.
+                return Ok(());
+            }
+            for &c in &cols {
+                w.write_field(rec.get(c).unwrap_or(b"")).map_err(write_error)?;
+            }
+            w.end_record().map_err(write_error)
+        },
+        |w| {
+            let bytes = w.finish().map_err(|e| write_error(e.into_error()))?;
+            out.write_all(&bytes[PRIME.len()..]).map_err(|e| {
+                let kind = e.kind();
+                write_err = Some(e);
+                swath_csv::Error::from(std::io::Error::from(kind))
+            })
+        },
+    );
+    if let Some(e) = write_err {
+        return Err(e).with_context(|| format!("cannot write {}", args.output.display()));
+    }
+    res?;
+    Ok(out)
+}
+
+fn write_error(e: swath_csv::WriteError) -> swath_csv::Error {
+    swath_csv::Error::from(std::io::Error::other(e.to_string()))
+}
