@@ -239,6 +239,8 @@ impl<R: Read> Reader<R> {
         self.feed.path()
     }
 
+    #[cold]
+    #[inline(never)]
     fn read_headers(&mut self) -> Result<()> {
         self.headers_read = true;
         let res = self.read_one();
@@ -262,6 +264,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// Read the next record, header or not.
+    #[inline(always)]
     fn read_one(&mut self) -> Result<bool> {
         self.has_record = false;
         self.feed.buffer_mut().consume(self.pending);
@@ -341,6 +344,7 @@ impl<R: Read> Reader<R> {
 
     /// Complete a record whose terminator is at `term` (none at end of
     /// input): account for its bytes and lines, then check it.
+    #[inline(always)]
     fn finish(&mut self, s: Scan, term: Option<usize>) -> Result<bool> {
         let data = self.feed.buffer().data();
         self.line += s.lines;

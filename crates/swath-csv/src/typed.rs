@@ -110,10 +110,19 @@ impl FromField<'_> for String {
 impl FromField<'_> for bool {
     #[inline]
     fn from_field(f: &[u8]) -> std::result::Result<Self, FieldError> {
-        match f {
-            b"true" => Ok(true),
-            b"false" => Ok(false),
-            _ => Err("expected true or false".into()),
+        // Without a branch on which one it is: true and false come in no
+        // order a branch predictor can learn (the slow twin, a `match`, is
+        // in the tests).
+        let (Some(h), Some(&last)) = (f.get(..4), f.last()) else {
+            return Err("expected true or false".into());
+        };
+        let head = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+        let yes = (f.len() == 4) & (head == u32::from_le_bytes(*b"true"));
+        let no = (f.len() == 5) & (head == u32::from_le_bytes(*b"fals")) & (last == b'e');
+        if yes | no {
+            Ok(yes)
+        } else {
+            Err("expected true or false".into())
         }
     }
 }
@@ -158,19 +167,29 @@ macro_rules! signed {
 
 trait Int: Copy {
     const ZERO: Self;
+    /// Whether any 19-digit magnitude fits through `u64` (all but 128-bit).
+    const NARROW: bool;
     fn step(self, d: u8, neg: bool) -> Option<Self>;
+    fn from_u64(v: u64, neg: bool) -> Option<Self>;
 }
 
 macro_rules! int {
     ($($t:ty)*) => {$(
         impl Int for $t {
             const ZERO: Self = 0;
+            const NARROW: bool = <$t>::BITS <= 64;
             #[inline]
             #[allow(unused_comparisons)]
             fn step(self, d: u8, neg: bool) -> Option<Self> {
                 let v = self.checked_mul(10)?;
                 // Accumulate negatives downwards so that MIN parses.
                 if neg { v.checked_sub(d as $t) } else { v.checked_add(d as $t) }
+            }
+            #[inline]
+            fn from_u64(v: u64, neg: bool) -> Option<Self> {
+                // i128 holds every u64 and its negation.
+                let x = if neg { -(v as i128) } else { v as i128 };
+                <$t>::try_from(x).ok()
             }
         }
     )*};
@@ -180,8 +199,40 @@ int!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
 unsigned!(u8 u16 u32 u64 u128 usize);
 signed!(i8 i16 i32 i64 i128 isize);
 
+/// Digits to an integer. Up to 19 digits cannot overflow a `u64`
+/// (10^19 - 1 < 2^64), so they are summed without a check per digit and
+/// range-checked once; longer inputs (and 128-bit types) take the checked
+/// loop, [`parse_digits_checked`], the slow twin the tests compare with.
 #[inline]
 fn parse_digits<T: Int>(d: &[u8], neg: bool) -> std::result::Result<T, FieldError> {
+    if !T::NARROW || d.len() > 19 {
+        return parse_digits_checked(d, neg);
+    }
+    if d.is_empty() {
+        return Err("no digits".into());
+    }
+    // Two digits a step: half the loop overhead on short numbers.
+    let mut v = 0u64;
+    let mut pairs = d.chunks_exact(2);
+    for p in &mut pairs {
+        let (a, b) = (p[0].wrapping_sub(b'0'), p[1].wrapping_sub(b'0'));
+        if (a > 9) | (b > 9) {
+            return Err("invalid digit".into());
+        }
+        v = v * 100 + u64::from(a) * 10 + u64::from(b);
+    }
+    if let [c] = pairs.remainder() {
+        let a = c.wrapping_sub(b'0');
+        if a > 9 {
+            return Err("invalid digit".into());
+        }
+        v = v * 10 + u64::from(a);
+    }
+    T::from_u64(v, neg).ok_or_else(|| "number out of range".into())
+}
+
+#[inline]
+fn parse_digits_checked<T: Int>(d: &[u8], neg: bool) -> std::result::Result<T, FieldError> {
     if d.is_empty() {
         return Err("no digits".into());
     }
@@ -214,15 +265,40 @@ impl FromField<'_> for f32 {
 }
 
 /// `&str` of a field, skipping full validation for ASCII: most fields are
-/// ASCII, and `is_ascii` is much cheaper than `from_utf8` on short fields
-/// (which was 17% of a typed scan).
+/// ASCII, and an ASCII check is much cheaper than `from_utf8` on short
+/// fields (which was 17% of a typed scan).
 #[inline]
 pub(crate) fn ascii_str(f: &[u8]) -> std::result::Result<&str, std::str::Utf8Error> {
-    if f.is_ascii() {
+    if is_ascii(f) {
         // SAFETY: ASCII bytes are valid UTF-8.
         return Ok(unsafe { std::str::from_utf8_unchecked(f) });
     }
     std::str::from_utf8(f)
+}
+
+/// `<[u8]>::is_ascii` (its slow twin in the tests) for short fields: a few
+/// overlapping word loads instead of a byte loop below 8 bytes and a
+/// head/body/tail split above.
+#[inline]
+pub(crate) fn is_ascii(f: &[u8]) -> bool {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let n = f.len();
+    let word = |i: usize| u64::from_le_bytes(f[i..i + 8].try_into().unwrap_or([0; 8]));
+    let half = |i: usize| u32::from_le_bytes(f[i..i + 4].try_into().unwrap_or([0; 4]));
+    if n >= 8 {
+        // Whole words, then the last 8 bytes (overlapping the last word).
+        let mut acc = word(n - 8);
+        let mut i = 0;
+        while i + 8 <= n {
+            acc |= word(i);
+            i += 8;
+        }
+        acc & HI == 0
+    } else if n >= 4 {
+        (half(0) | half(n - 4)) & 0x8080_8080 == 0
+    } else {
+        f.iter().all(|&b| b < 0x80)
+    }
 }
 
 /// Exact powers of ten: every one up to 1e22 is representable in an f64.
@@ -243,26 +319,40 @@ pub(crate) fn fast_decimal(f: &[u8]) -> Option<f64> {
         b'+' => (false, &f[1..]),
         _ => (false, f),
     };
+    // At most 15 digits and a point: then no digit count per byte is needed.
+    if rest.len() > 16 {
+        return None;
+    }
     let mut mant = 0u64;
-    let mut digits = 0;
-    let mut frac = None;
-    for (i, &b) in rest.iter().enumerate() {
+    let mut i = 0;
+    while let Some(&b) = rest.get(i) {
         let d = b.wrapping_sub(b'0');
-        if d <= 9 {
-            mant = mant * 10 + u64::from(d);
-            digits += 1;
-            if digits > 15 {
+        if d > 9 {
+            break;
+        }
+        mant = mant * 10 + u64::from(d);
+        i += 1;
+    }
+    let int_digits = i;
+    let mut scale = 0;
+    if rest.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&b) = rest.get(i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
                 return None;
             }
-        } else if b == b'.' && frac.is_none() {
-            frac = Some(i + 1);
-        } else {
-            return None;
+            mant = mant * 10 + u64::from(d);
+            i += 1;
         }
+        scale = i - int_digits - 1;
+    } else if i != rest.len() {
+        return None;
     }
-    let scale = frac.map_or(0, |start| rest.len() - start);
-    // "." alone or an empty string are not numbers; let the slow path say so.
-    if digits == 0 {
+    let digits = int_digits + scale;
+    // "." alone or an empty string are not numbers, and 16 digits may not
+    // be exact: let the slow path decide.
+    if digits == 0 || digits > 15 {
         return None;
     }
     let v = mant as f64 / POW10[scale];
@@ -298,6 +388,130 @@ mod tests {
     use super::*;
 
     #[test]
+    fn bools_equal_a_match() {
+        let words: [&[u8]; 16] = [
+            b"true", b"false", b"", b"t", b"tru", b"truee", b"True", b"TRUE", b"fals", b"falsee",
+            b"falsf", b"False", b"true ", b" true", b"1", b"trua",
+        ];
+        for w in words {
+            let want = match w {
+                b"true" => Some(true),
+                b"false" => Some(false),
+                _ => None,
+            };
+            assert_eq!(bool::from_field(w).ok(), want, "{:?}", String::from_utf8_lossy(w));
+        }
+    }
+
+    #[test]
+    fn ascii_check_equals_the_standard_one() {
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut buf = [b'a'; 80];
+        for n in 0..=80 {
+            for hi in 0..=n {
+                // No high byte, then one at each place, over shifting
+                // starts so loads see every alignment.
+                let f = &mut buf[..n];
+                f.fill(b'a' + (n % 26) as u8);
+                if hi < n {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    f[hi] = 0x80 | (seed as u8);
+                }
+                assert_eq!(is_ascii(f), f.is_ascii(), "n {n} hi {hi}");
+                for lead in 0..n.min(8) {
+                    assert_eq!(is_ascii(&f[lead..]), f[lead..].is_ascii(), "{n} {hi} {lead}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn integers_equal_the_checked_loop_and_std() {
+        let mut seed = 0x2545f4914f6cdd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        fn both<T>(s: &str)
+        where
+            T: Int + for<'a> FromField<'a> + std::str::FromStr + PartialEq + std::fmt::Debug,
+        {
+            let (neg, d) = match s.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, s.strip_prefix('+').unwrap_or(s)),
+            };
+            let fast = parse_digits::<T>(d.as_bytes(), neg).ok();
+            let slow = parse_digits_checked::<T>(d.as_bytes(), neg).ok();
+            assert_eq!(fast, slow, "{s}");
+            // The standard parser agrees on every decimal string (ours
+            // also reads "-0" for unsigned types as an error, like std).
+            assert_eq!(T::from_field(s.as_bytes()).ok(), s.parse::<T>().ok(), "{s}");
+        }
+        let edges = [
+            "",
+            "-",
+            "+",
+            "0",
+            "-0",
+            "+0",
+            "00000000000000000000000001",
+            "255",
+            "256",
+            "-128",
+            "-129",
+            "127",
+            "128",
+            "65535",
+            "65536",
+            "4294967295",
+            "4294967296",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "9999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+            "1a",
+            "a1",
+            " 1",
+            "1 ",
+            "--1",
+        ];
+        let mut cases: Vec<String> = edges.iter().map(|s| s.to_string()).collect();
+        for _ in 0..20_000 {
+            let digits = (next() % 22) as usize + 1;
+            let mut s: String = ["", "-", "+"][(next() % 3) as usize].to_string();
+            for _ in 0..digits {
+                s.push((b'0' + (next() % 10) as u8) as char);
+            }
+            if next() % 10 == 0 {
+                s.insert((next() as usize) % (s.len() + 1), 'x');
+            }
+            cases.push(s);
+        }
+        for s in &cases {
+            both::<u8>(s);
+            both::<i8>(s);
+            both::<u16>(s);
+            both::<i16>(s);
+            both::<u32>(s);
+            both::<i32>(s);
+            both::<u64>(s);
+            both::<i64>(s);
+            both::<u128>(s);
+            both::<i128>(s);
+            both::<usize>(s);
+            both::<isize>(s);
+        }
+    }
+
+    #[test]
     fn fast_decimals_equal_the_standard_parser() {
         let mut seed = 0x9e3779b97f4a7c15u64;
         let mut next = || {
@@ -325,7 +539,33 @@ mod tests {
             assert_eq!(f64::from_field(s.as_bytes()).unwrap().to_bits(), want.to_bits(), "{s}");
         }
         assert!(checked > 150_000);
-        for odd in ["", ".", "-", "1.2.3", "1e5", "0x1", " 1", "nan", "1234567890123456", "-0"] {
+        for odd in [
+            "",
+            ".",
+            "-",
+            "1.2.3",
+            "1e5",
+            "0x1",
+            " 1",
+            "nan",
+            "1234567890123456",
+            "-0",
+            "1.",
+            ".5",
+            "-.5",
+            "1..2",
+            "+-1",
+            "12345678901234.5",
+            "1234567890123.45",
+            "123456789012345.6",
+            "1.a",
+            "a.1",
+            "1.2.",
+            "-",
+            "+",
+            "+.",
+            "0.000000000000001",
+        ] {
             let fast = fast_decimal(odd.as_bytes());
             let std = odd.parse::<f64>().ok();
             assert!(fast.is_none() || fast.map(f64::to_bits) == std.map(f64::to_bits), "{odd}");

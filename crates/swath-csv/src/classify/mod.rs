@@ -113,6 +113,33 @@ impl Kernel {
         }
         out
     }
+
+    /// The two masks the CSV reader needs from needles `[delim, quote,
+    /// \r, \n, escape]`: "outside" (any of the first four: what ends or
+    /// opens things outside quotes) and "inside" (quote, `\n`, escape).
+    /// The same as OR-ing [`masks`](Self::masks) (the tests check), with
+    /// the ORs done before the bit extraction. Bits past `block.len()`
+    /// (up to 64 bytes) are clear.
+    #[inline(always)]
+    pub(crate) fn outside_inside(self, block: &[u8], n: &[u8; 5]) -> (u64, u64) {
+        let Ok(full) = <&[u8; BLOCK]>::try_from(block) else {
+            let [d, q, cr, lf, e] = self.masks_partial(block, n);
+            return (d | q | cr | lf, q | e | lf);
+        };
+        match self.0 {
+            Imp::Scalar => {
+                let [d, q, cr, lf, e] = scalar::masks(full, n);
+                (d | q | cr | lf, q | e | lf)
+            }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            Imp::Sse2 => unsafe { x86_64::outside_inside_sse2(full, n) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Imp::Avx2` is only built by `Kernel::avx2`, after
+            // checking that the CPU supports AVX2.
+            Imp::Avx2 => unsafe { x86_64::outside_inside_avx2(full, n) },
+        }
+    }
 }
 
 impl Default for Kernel {
@@ -147,6 +174,16 @@ mod tests {
                         "{} lead {lead} len {len}",
                         k.name()
                     );
+                }
+            }
+        }
+        for k in Kernel::available() {
+            for lead in 0..BLOCK {
+                for len in [0, 1, 31, 32, 33, 63, 64] {
+                    let block = &data[lead * 7..lead * 7 + len];
+                    let [d, q, cr, lf, e] = Kernel::scalar().masks_partial(block, &needles);
+                    let want = (d | q | cr | lf, q | e | lf);
+                    assert_eq!(k.outside_inside(block, &needles), want, "{} {lead}", k.name());
                 }
             }
         }
