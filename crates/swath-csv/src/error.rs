@@ -237,7 +237,7 @@ impl fmt::Display for ErrorKind {
                 if let Some(h) = header {
                     write!(f, " ({h:?})")?;
                 }
-                write!(f, ": cannot parse {text:?} as {ty}: {reason}")
+                write!(f, ": cannot parse {text:?} as {}: {reason}", short_type_name(ty))
             }
             ErrorKind::Deserialize(msg) => write!(f, "{msg}"),
         }
@@ -284,5 +284,38 @@ impl std::error::Error for Error {
     }
 }
 
+/// A type's name without module paths, for people:
+/// `core::option::Option<f64>` becomes `Option<f64>`.
+fn short_type_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut segment_start = 0;
+    let mut chars = full.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        if c == ':' && chars.peek().is_some_and(|&(_, n)| n == ':') {
+            chars.next();
+            // Drop the path segment just written.
+            out.truncate(segment_start);
+            continue;
+        }
+        out.push(c);
+        if !(c.is_alphanumeric() || c == '_') {
+            segment_start = out.len();
+        }
+    }
+    out
+}
+
 /// A `Result` with the CSV [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn type_names_lose_their_paths() {
+        let short = super::short_type_name;
+        assert_eq!(short("core::option::Option<f64>"), "Option<f64>");
+        assert_eq!(short("u64"), "u64");
+        assert_eq!(short("&str"), "&str");
+        assert_eq!(short("(alloc::string::String, my::Type)"), "(String, Type)");
+    }
+}
