@@ -179,10 +179,11 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
 /// Bar colour and legend text per kind of method.
 fn kind_style(kind: Kind) -> (&'static str, &'static str) {
     match kind {
-        Kind::Read => ("#4c9f70", "reads the whole file"),
-        Kind::Prefix => ("#9467bd", "1-byte reads of a prefix"),
+        // Short: the four must fit in one legend line beside the title.
+        Kind::Read => ("#4c9f70", "reads the file"),
+        Kind::Prefix => ("#9467bd", "1-byte reads"),
         Kind::Write => ("#ff7f0e", "writes lines"),
-        Kind::Csv => ("#1f77b4", "reads the CSV file"),
+        Kind::Csv => ("#1f77b4", "reads the CSV"),
     }
 }
 
