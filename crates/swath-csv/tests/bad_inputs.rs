@@ -7,62 +7,11 @@
 
 mod common;
 
+use common::table::{builder, byte_opt, bytes, cases};
 use common::Chunked;
 use serde_json::Value;
 use swath_csv::classify::Kernel;
-use swath_csv::{ErrorKind, ReaderBuilder};
-
-fn bytes(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') && i + 3 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 2..i + 4], 16) {
-                out.push(v);
-                i += 4;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    out
-}
-
-fn byte_opt(v: &Value, key: &str) -> Option<u8> {
-    v.get(key).and_then(Value::as_str).map(|s| {
-        let b = bytes(s);
-        assert_eq!(b.len(), 1, "{key} must be one byte");
-        b[0]
-    })
-}
-
-fn builder(opts: &Value) -> ReaderBuilder {
-    let flag = |k: &str, d: bool| opts.get(k).and_then(Value::as_bool).unwrap_or(d);
-    let mut b = ReaderBuilder::new();
-    b.has_headers(flag("headers", false))
-        .lazy_quotes(flag("lenient", false))
-        .flexible(flag("flexible", false))
-        .skip_empty_lines(!flag("keep_empty", false))
-        .quoting(flag("quoting", true))
-        .double_quote(flag("double_quote", true))
-        .escape(byte_opt(opts, "escape"))
-        .comment(byte_opt(opts, "comment"));
-    if let Some(d) = byte_opt(opts, "delimiter") {
-        b.delimiter(d);
-    }
-    if let Some(q) = byte_opt(opts, "quote") {
-        b.quote(q);
-    }
-    if let Some(n) = opts.get("max_record").and_then(Value::as_u64) {
-        b.max_record_bytes(n as usize);
-    }
-    if let Some(n) = opts.get("max_fields").and_then(Value::as_u64) {
-        b.max_fields(n as usize);
-    }
-    b
-}
+use swath_csv::ErrorKind;
 
 fn fields(v: &Value) -> Vec<Vec<u8>> {
     v.as_array()
@@ -142,9 +91,7 @@ fn run_case(case: &Value, chunk: usize, kernel: Kernel) {
 
 #[test]
 fn every_case_of_bad_inputs_section_a() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/csv/bad_inputs.json");
-    let text = std::fs::read_to_string(path).expect("the table is in the repository");
-    let cases: Vec<Value> = serde_json::from_str(&text).expect("valid JSON");
+    let cases = cases();
     assert!(cases.len() > 60);
     for case in &cases {
         for chunk in [1, 2, 3, 5, 64, 1 << 16] {
@@ -159,8 +106,7 @@ fn every_case_of_bad_inputs_section_a() {
 fn lenient_cases_match_the_csv_crate_unless_marked_as_its_defects() {
     // The table's lenient expectations are the csv crate's output, except
     // where a case id names an A3 defect we do right.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/csv/bad_inputs.json");
-    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = cases();
     let mut compared = 0;
     for case in &cases {
         let opts = &case["opts"];

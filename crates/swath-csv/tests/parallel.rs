@@ -5,10 +5,12 @@
 //! chunk and closed several chunks later, `\r\n` split across chunks, a
 //! BOM, empty lines, and every case of BAD-INPUTS.md section A.
 
+mod common;
+
 use std::io::Write;
 use std::sync::Mutex;
 
-use serde_json::Value;
+use common::table::{builder, bytes, cases};
 use swath_csv::parallel::Mode;
 use swath_csv::{Error, ParallelReader, Position, ReaderBuilder};
 
@@ -271,58 +273,9 @@ fn empty_and_tiny_inputs() {
 
 // BAD-INPUTS.md section A, as data (the table the reader's tests use).
 
-fn bytes(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') && i + 3 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 2..i + 4], 16) {
-                out.push(v);
-                i += 4;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    out
-}
-
-fn byte_opt(v: &Value, key: &str) -> Option<u8> {
-    v.get(key).and_then(Value::as_str).map(|s| bytes(s)[0])
-}
-
-fn builder(opts: &Value) -> ReaderBuilder {
-    let flag = |k: &str, d: bool| opts.get(k).and_then(Value::as_bool).unwrap_or(d);
-    let mut b = ReaderBuilder::new();
-    b.has_headers(flag("headers", false))
-        .lazy_quotes(flag("lenient", false))
-        .flexible(flag("flexible", false))
-        .skip_empty_lines(!flag("keep_empty", false))
-        .quoting(flag("quoting", true))
-        .double_quote(flag("double_quote", true))
-        .escape(byte_opt(opts, "escape"))
-        .comment(byte_opt(opts, "comment"));
-    if let Some(d) = byte_opt(opts, "delimiter") {
-        b.delimiter(d);
-    }
-    if let Some(q) = byte_opt(opts, "quote") {
-        b.quote(q);
-    }
-    if let Some(n) = opts.get("max_record").and_then(Value::as_u64) {
-        b.max_record_bytes(n as usize);
-    }
-    if let Some(n) = opts.get("max_fields").and_then(Value::as_u64) {
-        b.max_fields(n as usize);
-    }
-    b
-}
-
 #[test]
 fn every_case_of_bad_inputs_section_a() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/csv/bad_inputs.json");
-    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = cases();
     let mut n = 0;
     for case in &cases {
         let b = builder(&case["opts"]);

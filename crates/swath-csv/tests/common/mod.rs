@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod table;
+
 use std::io::{self, Read};
 
 use swath_csv::{ErrorKind, Reader};
