@@ -132,6 +132,8 @@ pub struct Decoded {
     current: Vec<u8>,
     pos: usize,
     done: bool,
+    /// The decoding error, repeated on every later read (never a quiet end).
+    failed: Option<(io::ErrorKind, String)>,
 }
 
 impl Decoded {
@@ -153,7 +155,7 @@ impl Decoded {
             .name(format!("swath-{}", format.name()))
             .spawn(move || decode(format, raw, chunk_tx, recycled))
             .expect("spawn decoder thread");
-        Decoded { chunks, recycle, current: Vec::new(), pos: 0, done: false }
+        Decoded { chunks, recycle, current: Vec::new(), pos: 0, done: false, failed: None }
     }
 }
 
@@ -236,6 +238,9 @@ fn decode(
 impl Read for Decoded {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         while self.pos == self.current.len() {
+            if let Some((kind, msg)) = &self.failed {
+                return Err(io::Error::new(*kind, msg.clone()));
+            }
             if self.done {
                 return Ok(0);
             }
@@ -248,12 +253,13 @@ impl Read for Decoded {
                 Ok(Ok(chunk)) if chunk.is_empty() => self.done = true,
                 Ok(Ok(chunk)) => self.current = chunk,
                 Ok(Err(e)) => {
-                    self.done = true;
+                    self.failed = Some((e.kind(), e.to_string()));
                     return Err(e);
                 }
                 Err(_) => {
-                    self.done = true;
-                    return Err(io::Error::other("the decoder thread stopped unexpectedly"));
+                    let e = io::Error::other("the decoder thread stopped unexpectedly");
+                    self.failed = Some((e.kind(), e.to_string()));
+                    return Err(e);
                 }
             }
         }

@@ -134,3 +134,16 @@ fn a_reader_dropped_early_does_not_hang() {
     assert_eq!(rdr.next_line().unwrap(), Some(&b"0,line 0"[..]));
     drop(rdr);
 }
+
+#[test]
+fn a_decoding_error_is_sticky_on_the_raw_source_too() {
+    let data = plain();
+    let mut bytes = gzip(&data);
+    bytes.truncate(bytes.len() / 2);
+    let stream = Source::from_reader(std::io::Cursor::new(bytes), None);
+    let mut src = stream.decompressed().unwrap();
+    let mut out = Vec::new();
+    assert!(src.read_to_end(&mut out).is_err());
+    let mut more = [0u8; 16];
+    assert!(src.read(&mut more).is_err(), "a read after the error must not look like EOF");
+}

@@ -134,6 +134,16 @@ fn a_file_that_shrinks_during_a_parallel_count_is_an_error() {
     let err = count_source(&mut src, &CountOptions::default()).unwrap_err();
     assert!(matches!(err.kind(), swath::ErrorKind::Truncated { .. }), "{err}");
     assert!(err.to_string().contains("shrinks.txt"), "{err}");
+    // With mmap, the map of the shorter file must not be sliced by the old size.
+    let path = tempfile("shrinks-mapped.txt", &data);
+    let mut src = Source::open(&path).unwrap();
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(100).unwrap();
+    let opts = CountOptions { mmap: true, ..CountOptions::default() };
+    let err = count_source(&mut src, &opts).unwrap_err();
+    assert!(
+        matches!(err.kind(), swath::ErrorKind::Truncated { expected: 65536, got: 100 }),
+        "{err}"
+    );
 }
 
 /// Offsets past 4 GiB: a sparse file with `\n` exactly at 2^32. We test the

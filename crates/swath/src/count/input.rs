@@ -61,6 +61,12 @@ pub fn count_source(src: &mut Source, opts: &CountOptions) -> Result<LineCount> 
         // SAFETY: documented on `CountOptions::mmap`: the caller opted in to
         // the SIGBUS risk of a file truncated while mapped.
         let map = unsafe { src.map() }?;
+        if (map.len() as u64) < len {
+            // Shrunk between open and map: slicing the map by the size at
+            // open would go past its end.
+            let err = Error::new(ErrorKind::Truncated { expected: len, got: map.len() as u64 });
+            return Err(with_path(err.at(Position::new(map.len() as u64, 0, 0))));
+        }
         let parts = opts.parallel.try_map::<_, Error, _>(len, |_, r| {
             let mut c = LineCount::default();
             c.add(&map[r.start as usize..r.end as usize]);
