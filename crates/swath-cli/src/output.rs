@@ -174,13 +174,19 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Where a command writes: standard output (`-`) or an [`AtomicFile`].
+/// Where a command writes: standard output (`-`), an [`AtomicFile`], or
+/// something that is not a regular file (`/dev/null`, a FIFO), written
+/// directly.
 #[derive(Debug)]
 pub enum Output {
     /// Standard output, for `-`.
     Stdout(io::Stdout),
     /// A file, renamed into place by [`Output::finish`].
     File(AtomicFile),
+    /// An existing device, FIFO or socket. Renaming a temporary file over
+    /// it would replace it: as root, `-o /dev/null` would turn /dev/null
+    /// into a regular file that every later reader of /dev/null then reads.
+    Special(fs::File),
 }
 
 impl Output {
@@ -192,6 +198,9 @@ impl Output {
     pub fn create(path: &Path) -> io::Result<Output> {
         if path == Path::new("-") {
             return Ok(Output::Stdout(io::stdout()));
+        }
+        if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            return fs::OpenOptions::new().write(true).open(path).map(Output::Special);
         }
         remove_on_interrupt();
         AtomicFile::create(path).map(Output::File)
@@ -209,6 +218,7 @@ impl Output {
                 file.flush()?;
                 file.commit()
             }
+            Output::Special(mut file) => file.flush(),
         }
     }
 }
@@ -218,6 +228,7 @@ impl Write for Output {
         match self {
             Output::Stdout(out) => out.write(buf),
             Output::File(file) => file.write(buf),
+            Output::Special(file) => file.write(buf),
         }
     }
 
@@ -225,6 +236,7 @@ impl Write for Output {
         match self {
             Output::Stdout(out) => out.write_all(buf),
             Output::File(file) => file.write_all(buf),
+            Output::Special(file) => file.write_all(buf),
         }
     }
 
@@ -232,6 +244,7 @@ impl Write for Output {
         match self {
             Output::Stdout(out) => out.flush(),
             Output::File(file) => file.flush(),
+            Output::Special(file) => file.flush(),
         }
     }
 }
@@ -247,6 +260,29 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn a_fifo_target_is_written_directly_and_stays_a_fifo() {
+        use std::io::Read;
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let reader_path = fifo.clone();
+        let reader = std::thread::spawn(move || {
+            let mut got = Vec::new();
+            fs::File::open(reader_path).unwrap().read_to_end(&mut got).unwrap();
+            got
+        });
+        let mut out = Output::create(&fifo).unwrap();
+        assert!(matches!(out, Output::Special(_)));
+        out.write_all(b"through the pipe").unwrap();
+        out.finish().unwrap();
+        assert_eq!(reader.join().unwrap(), b"through the pipe");
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+        assert_eq!(names(dir.path()), ["pipe"], "a temporary file was left");
     }
 
     #[test]
