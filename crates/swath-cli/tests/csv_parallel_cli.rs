@@ -107,6 +107,9 @@ fn verbose_says_how_and_pipes_are_sequential() {
     let path = f.path().to_str().unwrap();
     let out = swath(&["csv", "count", "-v", "-t", "2", "--chunk-size", "4096", path]);
     let note = String::from_utf8(out.stderr).unwrap();
+    assert!(note.contains("validating scan:") && note.contains("on 2 threads"), "{note}");
+    let out = swath(&["csv", "to-json", "-v", "-t", "2", "--chunk-size", "4096", path]);
+    let note = String::from_utf8(out.stderr).unwrap();
     assert!(note.contains("parallel:") && note.contains("all verified"), "{note}");
     let out = swath(&["csv", "count", "-v", "-t", "2", "--comment", "#", path]);
     let note = String::from_utf8(out.stderr).unwrap();

@@ -55,6 +55,8 @@
 //! ```
 
 mod chunk_scan;
+mod count;
+mod count_scan;
 mod driver;
 mod plan;
 mod task;
@@ -87,6 +89,14 @@ pub enum Mode {
         /// Tasks (chunks with a record start).
         tasks: usize,
     },
+    /// Counted by the validating scan (no fields built; the reader read
+    /// the top and the records across the seams).
+    Scanned {
+        /// Worker threads.
+        threads: usize,
+        /// Chunks scanned.
+        chunks: usize,
+    },
     /// Sequentially from the start, for this reason.
     Sequential(String),
     /// In parallel up to `byte` (a verified record start), then
@@ -105,6 +115,9 @@ impl fmt::Display for Mode {
             Mode::NotRun => write!(f, "not run"),
             Mode::Parallel { threads, tasks } => {
                 write!(f, "parallel: {tasks} chunks on {threads} threads, all verified")
+            }
+            Mode::Scanned { threads, chunks } => {
+                write!(f, "validating scan: {chunks} chunks on {threads} threads, seams read")
             }
             Mode::Sequential(why) => write!(f, "sequential: {why}"),
             Mode::Resumed { byte, reason } => {
@@ -227,10 +240,20 @@ impl ParallelReader {
 
     /// The number of records (the header row not included).
     ///
+    /// On a regular file (one thread or many), a validating scan counts
+    /// the records without building their fields, checking quotes, field
+    /// counts and limits as the reader does; the reader reads the top and
+    /// the records across chunk seams. Input it does not find clean is
+    /// counted by [`fold`](Self::fold) instead, which meets the exact
+    /// error.
+    ///
     /// # Errors
     ///
     /// As [`fold`](Self::fold).
     pub fn count(&mut self) -> Result<u64> {
+        if let Some(n) = self.scan_count() {
+            return Ok(n);
+        }
         self.fold(
             || 0u64,
             |n, _| {

@@ -138,7 +138,13 @@ fn follow(
 }
 
 /// Read `lo..hi` of `file` into `buf` (cleared first).
-fn read_into(file: &File, len: u64, lo: u64, hi: u64, buf: &mut Buffer) -> swath::Result<()> {
+pub(crate) fn read_into(
+    file: &File,
+    len: u64,
+    lo: u64,
+    hi: u64,
+    buf: &mut Buffer,
+) -> swath::Result<()> {
     buf.clear();
     buf.set_offset(lo);
     let mut rdr = RangeReader::new(file, lo..hi);

@@ -1,0 +1,176 @@
+//! The validating count: the number of records of a regular file in one
+//! SIMD pass per chunk, checked as strictly as the reader checks them,
+//! without building a single field.
+//!
+//! 1. The reader reads the top (byte order mark, header row, and the first
+//!    record when it teaches the field count) and finds where the next
+//!    record starts.
+//! 2. Each chunk from there is scanned under both quote hypotheses
+//!    (`count_scan`): record starts between its first and last one,
+//!    counted and checked.
+//! 3. A serial chain from the top picks each chunk's real hypothesis.
+//! 4. The reader reads the records that straddle the seams, from a chunk's
+//!    last record start to the next chunk's first, and must find exactly
+//!    those starts.
+//!
+//! Anything unexpected (a check that fails, a seam that does not match, an
+//! I/O error) gives up, and the caller counts with the reader instead,
+//! which meets the exact error. So the answer is the reader's, always.
+
+use std::fs::File;
+use std::path::Path;
+
+use swath::{Buffer, Parallel, Source};
+
+use super::count_scan::{CountOpts, CountScan, Validator};
+use super::plan::{read_into, Task};
+use super::task::Ctx;
+use super::{not_parity_safe, Mode, ParallelReader};
+use crate::builder::FieldCount;
+use crate::classify::Kernel;
+
+/// Bytes read and scanned at a time: a piece is still in the L2 cache
+/// when the scan reads it after its copy. A multiple of 64.
+const PIECE: u64 = 256 << 10;
+
+/// The seam readers' starting buffer: a seam is usually one record.
+const SEAM_BUFFER: usize = 16 << 10;
+
+impl ParallelReader {
+    /// The number of records by the validating scan, or `None` when it
+    /// cannot tell: not a regular file, a configuration outside the
+    /// quote-parity model, or anything not found clean. See the
+    /// [module documentation](self).
+    pub(super) fn scan_count(&mut self) -> Option<u64> {
+        let cfg = self.builder.config();
+        if self.builder.validate().is_err() || not_parity_safe(&self.builder).is_some() {
+            return None;
+        }
+        // Only a regular file can be opened twice (here, and by the reader
+        // if this gives up): opening a pipe or stdin takes bytes from it.
+        if self.path == Path::new("-") || !std::fs::metadata(&self.path).ok()?.is_file() {
+            return None;
+        }
+        let src = Source::open(&self.path).ok()?;
+        let (Some(file), Some(len)) = (src.file(), src.len()) else {
+            return None;
+        };
+        let mut seam_builder = self.builder.clone();
+        seam_builder.capacity(cfg.capacity.min(SEAM_BUFFER));
+        let mut ctx = Ctx {
+            file,
+            len,
+            path: src.path(),
+            builder: &seam_builder,
+            headers: None,
+            expected: None,
+        };
+
+        let mut pre = ctx.reader_at(0, 1, 0).ok()?;
+        ctx.headers = pre.headers().ok()?.cloned();
+        if cfg.fields == FieldCount::Learn && !cfg.has_headers {
+            pre.next_record().ok()??;
+        }
+        ctx.expected = pre.expected_fields();
+        let header = u64::from(ctx.headers.is_some());
+        let Some(top) = pre.next_record_start().ok()? else {
+            self.mode = Mode::Scanned { threads: 1, chunks: 0 };
+            return Some(pre.records_read() - header);
+        };
+        let mut records = pre.records_read();
+        drop(pre);
+
+        let opts = CountOpts {
+            delim: cfg.delim,
+            quote: cfg.quoting.then_some(cfg.quote),
+            skip_empty: cfg.skip_empty_lines,
+            double_quote: cfg.double_quote,
+            fields: match cfg.fields {
+                FieldCount::Any => None,
+                _ => Some(ctx.expected? as u64),
+            },
+            max_fields: cfg.max_fields as u64,
+            max_record: cfg.max_record as u64,
+        };
+        let par = Parallel::new().threads(self.threads).chunk_size(self.chunk_size);
+        let new_buf = || Buffer::with_capacity(PIECE as usize + 1);
+        let scans = par
+            .try_map_with(len, new_buf, |buf, _, r| {
+                scan_chunk(file, len, top.0, r.start, r.end, buf, cfg.kernel, opts)
+            })
+            .ok()?;
+
+        // The chain: the real hypothesis of each chunk, and the seams
+        // between the chunks' first and last record starts.
+        let mut inside = false;
+        let mut lf = 0u64;
+        let mut from = top;
+        let mut seams = Vec::new();
+        for s in &scans {
+            let hy = &s.hyp[usize::from(inside)];
+            if let Some(first) = hy.first {
+                let (true, Some(last)) = (hy.clean, hy.last) else {
+                    return None;
+                };
+                seams.push((from, Some((first.0, top.1 + lf + first.1))));
+                records += hy.starts - 1;
+                from = (last.0, top.1 + lf + last.1);
+            }
+            lf += s.lf;
+            inside ^= s.odd_quotes;
+        }
+        seams.push((from, None));
+        for (from, to) in seams {
+            if Some(from) == to {
+                continue;
+            }
+            let end = to.map_or(len, |t| t.0);
+            let task = Task { start: from.0, end, line: from.1, records_before: 0, predicted: 0 };
+            let out = ctx.run(&task, (), &|_: &mut (), _| Ok(()));
+            if out.error.is_some() || out.first != Some(from) || out.last != to {
+                return None;
+            }
+            records += out.count;
+        }
+        self.mode = Mode::Scanned { threads: self.threads, chunks: scans.len() };
+        Some(records - header)
+    }
+}
+
+/// Scan the chunk `a..b` of `file` from `top` on (a known record start),
+/// piece by piece.
+#[allow(clippy::too_many_arguments)]
+fn scan_chunk(
+    file: &File,
+    len: u64,
+    top: u64,
+    a: u64,
+    b: u64,
+    buf: &mut Buffer,
+    kernel: Kernel,
+    opts: CountOpts,
+) -> swath::Result<CountScan> {
+    let a = a.max(top);
+    if a >= b {
+        return Ok(CountScan::default());
+    }
+    // The first piece brings the byte before the chunk, except at `top`,
+    // where a record starts as if after a terminator.
+    let lo = if a == top { a } else { a - 1 };
+    let end = (a + PIECE).min(b);
+    read_into(file, len, lo, end, buf)?;
+    let (prev, body) = match buf.data() {
+        d if a == top => (b'\n', d),
+        d => (d[0], &d[1..]),
+    };
+    let mut v = Validator::new(kernel, opts, a, prev);
+    v.feed(body);
+    let mut at = end;
+    while at < b {
+        let end = (at + PIECE).min(b);
+        read_into(file, len, at, end, buf)?;
+        v.feed(buf.data());
+        at = end;
+    }
+    Ok(v.finish())
+}

@@ -1,0 +1,440 @@
+//! The validating count's chunk scan: one SIMD pass over a chunk under both
+//! quote hypotheses that counts records and checks them, without building
+//! fields.
+//!
+//! With doubled-quote escaping, a quote byte opens a quoted field when the
+//! quote parity before it is even, and closes one otherwise (a doubled
+//! quote closes and reopens). Strict CSV then reads as bit masks: an
+//! opening quote must follow a delimiter, a terminator or a closing quote
+//! (the doubled case), and a closing quote must be followed by a
+//! delimiter, a terminator or a quote. Records start after terminators
+//! outside quotes; a record's fields are the delimiters outside quotes up
+//! to the next record start, plus one.
+//!
+//! For each hypothesis the scan keeps the first and the last record start
+//! of the chunk, the record starts between them, and whether everything
+//! from the first start on is clean: no misplaced quote, and every record
+//! between the first and last start with the expected field count and
+//! within the limits. The records before the first start and from the
+//! last start on straddle the seams; the real reader reads those (see
+//! `count.rs`). A check that fails is not an error here: it sends the
+//! whole count to the reader, which reports the exact error.
+
+use crate::classify::{Kernel, BLOCK};
+
+/// What the scan checks against.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CountOpts {
+    pub(crate) delim: u8,
+    /// `None` when quoting is off.
+    pub(crate) quote: Option<u8>,
+    pub(crate) skip_empty: bool,
+    /// `""` inside quotes is a quote (otherwise a quote right after a
+    /// closing quote is text after it: a problem).
+    pub(crate) double_quote: bool,
+    /// The field count every record must have, if any.
+    pub(crate) fields: Option<u64>,
+    pub(crate) max_fields: u64,
+    pub(crate) max_record: u64,
+}
+
+/// A record start: its absolute byte offset and the `\n` bytes between the
+/// chunk's start and it.
+pub(crate) type At = (u64, u64);
+
+/// One hypothesis' findings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Hypothesis {
+    /// Nothing wrong from the first record start on (the scan stops
+    /// following a hypothesis once it is not clean; `first` is then set
+    /// and the rest is meaningless).
+    pub(crate) clean: bool,
+    pub(crate) first: Option<At>,
+    pub(crate) last: Option<At>,
+    /// Record starts in the chunk, `first` and `last` included.
+    pub(crate) starts: u64,
+    /// Delimiters outside quotes before the current block.
+    delims: u64,
+    /// Delimiters outside quotes before `last`.
+    delims_at_last: u64,
+    /// Terminators outside quotes before the current block, and before
+    /// `last`: between two record starts, they are the first record's
+    /// terminator and the empty lines after it.
+    terms: u64,
+    terms_at_last: u64,
+    /// Last byte of the previous block: a terminator outside quotes, a
+    /// closing quote (one bit each).
+    tout: u64,
+    close: u64,
+}
+
+/// The findings for a whole chunk. Index 0 of `hyp` is "the chunk starts
+/// outside quotes", index 1 "inside a quoted field".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CountScan {
+    pub(crate) hyp: [Hypothesis; 2],
+    /// `\n` bytes in the chunk.
+    pub(crate) lf: u64,
+    /// An odd number of quote bytes: the next chunk starts in the other state.
+    pub(crate) odd_quotes: bool,
+}
+
+/// The scan of one chunk, fed in pieces whose lengths are multiples of 64
+/// bytes (the last one excepted).
+pub(crate) struct Validator {
+    kernel: Kernel,
+    opts: CountOpts,
+    needles: [u8; 4],
+    /// Absolute offset of the next byte.
+    pos: u64,
+    /// All ones while inside quotes under hypothesis 0.
+    inside: u64,
+    /// Last byte of the previous block: `\r`; delimiter or terminator.
+    cr: u64,
+    sep: u64,
+    out: CountScan,
+}
+
+impl Validator {
+    /// A scan of the chunk that starts at absolute offset `at`, whose
+    /// previous byte is `prev` (`b'\n'` for a known record start).
+    pub(crate) fn new(kernel: Kernel, opts: CountOpts, at: u64, prev: u8) -> Validator {
+        let is_term = prev == b'\r' || prev == b'\n';
+        let mut out = CountScan::default();
+        out.hyp[0].clean = true;
+        out.hyp[1].clean = true;
+        // Before the chunk, hypothesis 0 is outside quotes, so a quote just
+        // before was a closing one; under hypothesis 1 nothing before it
+        // was outside.
+        out.hyp[0].tout = u64::from(is_term);
+        out.hyp[0].close = u64::from(opts.quote == Some(prev));
+        Validator {
+            kernel,
+            opts,
+            needles: [opts.delim, opts.quote.unwrap_or(0), b'\r', b'\n'],
+            pos: at,
+            inside: 0,
+            cr: u64::from(prev == b'\r'),
+            sep: u64::from(is_term || prev == opts.delim),
+            out,
+        }
+    }
+
+    /// Scan the next bytes of the chunk.
+    pub(crate) fn feed(&mut self, data: &[u8]) {
+        for (b, block) in data.chunks(BLOCK).enumerate() {
+            if !self.out.hyp[0].clean && !self.out.hyp[1].clean {
+                // Nothing left to check: only lines and quote parity.
+                let rest = &data[b * BLOCK..];
+                self.out.lf += swath::count::count_byte(rest, b'\n');
+                if let Some(q) = self.opts.quote {
+                    if swath::count::count_byte(rest, q) % 2 == 1 {
+                        self.inside = !self.inside;
+                    }
+                }
+                self.pos += rest.len() as u64;
+                return;
+            }
+            self.block(block);
+        }
+    }
+
+    /// The findings.
+    pub(crate) fn finish(mut self) -> CountScan {
+        self.out.odd_quotes = self.inside != 0;
+        self.out
+    }
+
+    #[inline(always)]
+    fn block(&mut self, block: &[u8]) {
+        let [d, mut q, cr, lf] = self.kernel.masks_partial(block, &self.needles);
+        if self.opts.quote.is_none() {
+            q = 0;
+        }
+        let valid = if block.len() == BLOCK { !0u64 } else { (1u64 << block.len()) - 1 };
+        let last = (block.len() - 1) as u32;
+        // Bit i: inside quotes after byte i, under hypothesis 0.
+        let in0 = prefix_xor(q) ^ self.inside;
+        let term = cr | lf;
+        let prev_cr = (cr << 1) | self.cr;
+        let prev_sep = ((d | term) << 1) | self.sep;
+        for (h, inq) in [in0, !in0].into_iter().enumerate() {
+            let hy = &mut self.out.hyp[h];
+            if !hy.clean {
+                continue;
+            }
+            let tout = term & !inq;
+            let prev_tout = (tout << 1) | hy.tout;
+            let start =
+                if self.opts.skip_empty { prev_tout & !term } else { prev_tout & !(prev_cr & lf) }
+                    & valid;
+            let open = q & inq;
+            let close = q & !inq;
+            let prev_close = (close << 1) | hy.close;
+            let doubled = if self.opts.double_quote { prev_close } else { 0 };
+            let after_close = d | term | if self.opts.double_quote { q } else { 0 };
+            let mut bad = (open & !(prev_sep | doubled)) | (prev_close & !after_close & valid);
+            if hy.first.is_none() {
+                // What comes before the first record start is the seam's.
+                bad &= if start == 0 { 0 } else { !0u64 << start.trailing_zeros() };
+            }
+            if bad != 0 {
+                // Not clean from the first start on: the chain must see
+                // the start to know it cannot skip this chunk.
+                hy.first = hy.first.or(Some((self.pos + u64::from(start.trailing_zeros()), 0)));
+                hy.clean = false;
+                continue;
+            }
+            let dout = d & !inq;
+            let mut s = start;
+            while s != 0 {
+                let p = s.trailing_zeros();
+                let below = (1u64 << p) - 1;
+                let delims = hy.delims + u64::from((dout & below).count_ones());
+                let terms = hy.terms + u64::from((tout & below).count_ones());
+                let at =
+                    (self.pos + u64::from(p), self.out.lf + u64::from((lf & below).count_ones()));
+                if let Some((prev_at, _)) = hy.last {
+                    let fields = delims - hy.delims_at_last + 1;
+                    let bytes = at.0 - prev_at - (terms - hy.terms_at_last);
+                    if fields > self.opts.max_fields
+                        || self.opts.fields.is_some_and(|f| f != fields)
+                        || bytes > self.opts.max_record
+                    {
+                        hy.clean = false;
+                        break;
+                    }
+                } else {
+                    hy.first = Some(at);
+                }
+                hy.last = Some(at);
+                hy.delims_at_last = delims;
+                hy.terms_at_last = terms;
+                hy.starts += 1;
+                s &= s - 1;
+            }
+            hy.delims += u64::from(dout.count_ones());
+            hy.terms += u64::from(tout.count_ones());
+            hy.tout = (tout >> last) & 1;
+            hy.close = (close >> last) & 1;
+        }
+        self.cr = (cr >> last) & 1;
+        self.sep = ((d | term) >> last) & 1;
+        self.out.lf += u64::from(lf.count_ones());
+        if q.count_ones() % 2 == 1 {
+            self.inside = !self.inside;
+        }
+        self.pos += block.len() as u64;
+    }
+}
+
+/// Bit `i` of the result is the XOR of bits `0..=i` of `x`.
+#[inline(always)]
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
+/// The scalar twin of [`Validator`]: a byte loop per hypothesis, following
+/// it to the end even when it is not clean (compare `first`, `last` and
+/// `starts` only for clean hypotheses).
+#[cfg(test)]
+pub(crate) fn scan_scalar(chunk: &[u8], at: u64, prev: u8, opts: CountOpts) -> CountScan {
+    let is_term = |b: u8| b == b'\r' || b == b'\n';
+    let mut out = CountScan::default();
+    for h in 0..2 {
+        let hy = &mut out.hyp[h];
+        hy.clean = true;
+        let mut inside = h == 1;
+        let mut prev = prev;
+        let mut prev_tout = is_term(prev) && h == 0;
+        let mut prev_close = Some(prev) == opts.quote && h == 0;
+        let (mut lf, mut delims, mut delims_at_last) = (0u64, 0u64, 0u64);
+        // The first record's bytes since the last start: up to its
+        // terminator.
+        let mut bytes = 0u64;
+        let mut ended = false;
+        for (i, &b) in chunk.iter().enumerate() {
+            let here = at + i as u64;
+            let start = if opts.skip_empty {
+                prev_tout && !is_term(b)
+            } else {
+                prev_tout && !(prev == b'\r' && b == b'\n')
+            };
+            if start {
+                if hy.last.is_some() {
+                    let fields = delims - delims_at_last + 1;
+                    if fields > opts.max_fields
+                        || opts.fields.is_some_and(|f| f != fields)
+                        || bytes > opts.max_record
+                    {
+                        hy.clean = false;
+                    }
+                } else {
+                    hy.first = Some((here, lf));
+                }
+                hy.last = Some((here, lf));
+                hy.starts += 1;
+                delims_at_last = delims;
+                bytes = 0;
+                ended = false;
+            }
+            ended |= is_term(b) && !inside;
+            bytes += u64::from(!ended);
+            let sep = |c: u8| c == opts.delim || is_term(c);
+            let bad = if Some(b) == opts.quote {
+                inside = !inside;
+                // An opening quote must start a field (or double a quote).
+                // (A closing quote never follows a closing quote.)
+                inside && !(sep(prev) || (prev_close && opts.double_quote))
+            } else {
+                prev_close && !sep(b)
+            };
+            if bad && hy.first.is_some() {
+                hy.clean = false;
+            }
+            delims += u64::from(b == opts.delim && !inside);
+            prev_close = Some(b) == opts.quote && !inside;
+            prev_tout = is_term(b) && !inside;
+            prev = b;
+            lf += u64::from(b == b'\n');
+        }
+        out.lf = lf;
+        if h == 0 {
+            out.odd_quotes = inside;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn noise(len: usize, alphabet: &[u8], mut seed: u64) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                alphabet[(seed % alphabet.len() as u64) as usize]
+            })
+            .collect()
+    }
+
+    /// Only what a clean hypothesis reports is meaningful.
+    fn comparable(mut s: CountScan) -> CountScan {
+        for hy in &mut s.hyp {
+            if !hy.clean {
+                *hy = Hypothesis::default();
+            } else {
+                *hy = Hypothesis {
+                    clean: true,
+                    first: hy.first,
+                    last: hy.last,
+                    starts: hy.starts,
+                    ..Hypothesis::default()
+                };
+            }
+        }
+        s
+    }
+
+    fn vector(k: Kernel, c: &[u8], at: u64, prev: u8, opts: CountOpts, piece: usize) -> CountScan {
+        let mut v = Validator::new(k, opts, at, prev);
+        for p in c.chunks(piece) {
+            v.feed(p);
+        }
+        v.finish()
+    }
+
+    #[test]
+    fn vector_scan_matches_the_scalar_twin() {
+        // Mostly well-formed CSV, so that the clean paths get exercised,
+        // and raw noise, so that the checks do.
+        let mut well = Vec::new();
+        for (i, cell) in noise(4000, b"abcq", 7).into_iter().enumerate() {
+            match (cell, i % 3) {
+                (b'q', _) => well.extend_from_slice(b"\"x,\"\"y\nz\""),
+                (c, 0) => well.extend_from_slice(&[c, b'\n']),
+                (c, 1) => well.extend_from_slice(&[c, b',']),
+                (c, _) => well.extend_from_slice(&[c, c, b'\r', b'\n', b',']),
+            }
+        }
+        let raw = noise(3000, b"a,\"\r\n\n\r bc", 0x9e3779b97f4a7c15);
+        for data in [&well, &raw] {
+            for k in Kernel::available() {
+                for lead in 1..70 {
+                    for len in (0..70).chain([130, 500, 2900]) {
+                        let c = &data[lead..lead + len];
+                        for prev in [data[lead - 1], b'\r', b'\n'] {
+                            for (quote, skip_empty, fields, double_quote) in [
+                                (Some(b'"'), true, None, true),
+                                (Some(b'"'), false, Some(2), true),
+                                (Some(b'"'), true, Some(2), false),
+                                (None, true, Some(1), true),
+                            ] {
+                                let o = CountOpts {
+                                    delim: b',',
+                                    quote,
+                                    skip_empty,
+                                    double_quote,
+                                    fields,
+                                    max_fields: 3,
+                                    max_record: 40,
+                                };
+                                let want = comparable(scan_scalar(c, 100, prev, o));
+                                for piece in [64, 128, 4096] {
+                                    let got = comparable(vector(k, c, 100, prev, o, piece));
+                                    assert_eq!(
+                                        got,
+                                        want,
+                                        "{} {lead} {len} {prev} {quote:?} {skip_empty} {fields:?}",
+                                        k.name()
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn known_chunk() {
+        let o = CountOpts {
+            delim: b',',
+            quote: Some(b'"'),
+            skip_empty: true,
+            double_quote: true,
+            fields: Some(2),
+            max_fields: 10,
+            max_record: 100,
+        };
+        let data = b"a,b\n\"c\n\"\"\",d\r\n\r\ne,f\ng";
+        let s = vector(Kernel::detect(), data, 10, b'\n', o, 64);
+        // Outside from the top: starts at 0, 4, 17, 21; all records clean.
+        let h = s.hyp[0];
+        assert!(h.clean);
+        assert_eq!((h.first, h.last, h.starts), (Some((10, 0)), Some((30, 5)), 4));
+        assert_eq!(s.lf, 5);
+        assert!(!s.odd_quotes);
+        // A record with three fields between two starts is not clean.
+        let s = vector(Kernel::detect(), b"a,b\na,b,c\nd,e\n", 0, b'\n', o, 64);
+        assert!(!s.hyp[0].clean);
+        // A quote in the middle of a field, or text after a closing quote.
+        for bad in [&b"a,b\na,b\"c\nd,e\n"[..], b"a,b\na,\"b\"c\nd,e\n"] {
+            assert!(!vector(Kernel::detect(), bad, 0, b'\n', o, 64).hyp[0].clean);
+        }
+        // Before the first start belongs to the seam: not checked here.
+        let s = vector(Kernel::detect(), b"x\"y\"\na,b\n", 0, b'z', o, 64);
+        assert!(s.hyp[0].clean);
+        assert_eq!(s.hyp[0].first, Some((5, 1)));
+    }
+}
