@@ -3,7 +3,10 @@
 //! counted, or the same columns written with `csv::Writer`) and `xan` when
 //! it is on PATH, on the generated 5M-row file and on a variant where 20%
 //! of the rows hold a newline inside quotes. Warm cache, medians; every
-//! entry's answer is checked (record count; selected output bytes).
+//! entry's answer is checked (record count; selected output bytes). The
+//! commands' output goes to a file next to the input, read back after
+//! each timed run: a pipe read by this process while the command runs
+//! would take one of the two cores from it.
 //!
 //! `cargo build --release -p swath-cli -p swath-bench && target/release/csv_parallel [--rows 5000000] [--runs 5] [--dir DIR]`
 
@@ -12,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use swath_bench::{
-    arg, first_number, machine, measure, print_table, run_command, swath_binary, warm, Measured,
+    arg, first_number, machine, measure, measure_then_check, print_table, run_command,
+    swath_binary, warm, Measured,
 };
 use swath_lab::gen::csv::{write as gen_csv, CsvOptions};
 
@@ -100,42 +104,59 @@ fn select_series(
 ) {
     // The answer every entry must give: the bytes the csv crate writes.
     let expect = csv_select(path);
+    // Commands write to a file, checked after each timed run.
+    let out = path.with_extension("select.out");
     let mut table: Vec<Measured> = Vec::new();
     for t in ["1", "2"] {
         let name = format!("swath csv select -t {t}");
-        table.push(measure(&name, runs, bytes, &expect, || {
-            piped_bytes(
-                Command::new(swath).args(["csv", "select", "-c", COLUMNS, "-t", t]).arg(path),
-            )
-        }));
+        table.push(measure_then_check(
+            &name,
+            runs,
+            bytes,
+            &expect,
+            || {
+                let mut cmd = Command::new(swath);
+                to_file(cmd.args(["csv", "select", "-c", COLUMNS, "-t", t]).arg(path), &out);
+            },
+            || file_bytes(&out),
+        ));
     }
     table.push(measure("csv crate read + write", runs, bytes, &expect, || csv_select(path)));
     if let Some(xan) = xan {
-        table.push(measure("xan select", runs, bytes, &expect, || {
-            piped_bytes(Command::new(xan).args(["select", COLUMNS]).arg(path))
-        }));
+        table.push(measure_then_check(
+            "xan select",
+            runs,
+            bytes,
+            &expect,
+            || to_file(Command::new(xan).args(["select", COLUMNS]).arg(path), &out),
+            || file_bytes(&out),
+        ));
     }
+    let _ = std::fs::remove_file(&out);
     print_table(&format!("select {COLUMNS}: {what}"), &table, "csv crate read + write");
     speedup(&table, "swath csv select -t 1", "swath csv select -t 2");
 }
 
-/// Output size and `\n` count of `cmd`'s stdout, read through a pipe.
-fn piped_bytes(cmd: &mut Command) -> (u64, u64) {
-    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
-    let mut out = child.stdout.take().expect("piped stdout");
+/// Run `cmd` with its stdout into `out` (created or truncated).
+fn to_file(cmd: &mut Command, out: &Path) {
+    let file = std::fs::File::create(out).expect("create the output file");
+    let status = cmd.stdout(file).stderr(Stdio::inherit()).status().expect("spawn");
+    assert!(status.success(), "{cmd:?} failed");
+}
+
+/// Size and `\n` count of the file at `path`.
+fn file_bytes(path: &Path) -> (u64, u64) {
+    let mut f = std::fs::File::open(path).expect("open the output");
     let mut buf = vec![0u8; 1 << 20];
     let (mut bytes, mut lines) = (0u64, 0u64);
     loop {
-        let n = out.read(&mut buf).expect("read the pipe");
+        let n = f.read(&mut buf).expect("read the output");
         if n == 0 {
-            break;
+            return (bytes, lines);
         }
         bytes += n as u64;
         lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
     }
-    let status = child.wait().expect("wait");
-    assert!(status.success(), "{cmd:?} failed");
-    (bytes, lines)
 }
 
 /// The same selection with the csv crate, into a counting sink.

@@ -114,17 +114,20 @@ impl Error {
         self
     }
 
-    /// Add `by` to the record numbers of both positions (parallel reading
-    /// numbers a chunk's records from 1 until it knows how many came
-    /// before).
-    pub(crate) fn shift_records(mut self, by: u64) -> Error {
+    /// Add `records` to the record numbers and `lines` to the line numbers
+    /// of every position (parallel reading may number a chunk's records
+    /// and lines from 1 until it knows how many came before).
+    pub(crate) fn shift(mut self, records: u64, lines: u64) -> Error {
         let open = match &mut self.0.kind {
             ErrorKind::RecordTooLarge { open_quote, .. } => open_quote,
             _ => &mut None,
         };
         for p in [&mut self.0.pos, &mut self.0.record, open].into_iter().flatten() {
             if p.record > 0 {
-                p.record += by;
+                p.record += records;
+            }
+            if p.line > 0 {
+                p.line += lines;
             }
         }
         self

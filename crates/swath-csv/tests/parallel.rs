@@ -56,10 +56,8 @@ fn parallel(
     chunk: u64,
     relative: bool,
 ) -> (Run, Mode) {
-    let mut pr = ParallelReader::new(b, path)
-        .threads(threads)
-        .chunk_size(chunk)
-        .relative_record_numbers(relative);
+    let mut pr =
+        ParallelReader::new(b, path).threads(threads).chunk_size(chunk).relative_numbers(relative);
     let mut records = Vec::new();
     let res = pr.for_each_ordered(
         Vec::new,
@@ -89,13 +87,16 @@ fn check(data: &[u8], b: &ReaderBuilder, threads: &[usize], chunks: &[u64], ctx:
             let ctx = format!("{ctx} (threads {t}, chunk {c})");
             let (got, mode) = parallel(&b, f.path(), t, c, false);
             assert_eq!(got, want, "{ctx}: {mode}");
-            // Relative record numbers: the same records, bytes, lines and
-            // error (renumbered); only the numbers the closures saw differ.
+            // Relative numbers: the same records, bytes and error
+            // (renumbered); only the record numbers and lines the closures
+            // saw differ, and never exceed the exact ones.
             let (mut rel, rel_mode) = parallel(&b, f.path(), t, c, true);
             for (r, w) in rel.records.iter_mut().zip(&want.records) {
+                assert!(r.1.record <= w.1.record && r.1.line <= w.1.line, "{ctx}");
                 r.1.record = w.1.record;
+                r.1.line = w.1.line;
             }
-            assert_eq!(rel, want, "{ctx}: relative record numbers");
+            assert_eq!(rel, want, "{ctx}: relative numbers");
             // On input the strict reader accepts, the quote-parity model is
             // exact: nothing may need the sequential resume.
             let lenient = format!("{b:?}").contains("lenient: true");
@@ -106,7 +107,7 @@ fn check(data: &[u8], b: &ReaderBuilder, threads: &[usize], chunks: &[u64], ctx:
             let mut pr = ParallelReader::new(&b, f.path())
                 .threads(t)
                 .chunk_size(c)
-                .relative_record_numbers(c % 2 == 1);
+                .relative_numbers(c % 2 == 1);
             match (pr.count(), &want.error) {
                 (Ok(n), None) => assert_eq!(n, want.records.len() as u64, "{ctx}: count"),
                 (Err(e), Some(w)) => assert_eq!(&describe(&e), w, "{ctx}: count error"),
@@ -169,6 +170,7 @@ fn counts_match_the_generator_summary() {
         let mut pr = ParallelReader::new(&strict(), f.path()).threads(t).chunk_size(4096);
         assert_eq!(pr.count().unwrap(), sum.rows, "threads {t}");
         assert!(matches!(pr.mode(), Mode::Scanned { .. }), "{}", pr.mode());
+        let mut pr = ParallelReader::new(&strict(), f.path()).threads(t).chunk_size(4096);
         let n = pr
             .fold(
                 || 0u64,
@@ -181,6 +183,20 @@ fn counts_match_the_generator_summary() {
             .unwrap();
         assert_eq!(n, sum.rows, "threads {t}");
         assert!(matches!(pr.mode(), Mode::Parallel { .. }), "{}", pr.mode());
+        // Guessed starts: right for every chunk of valid input this size.
+        let mut pr = pr.relative_numbers(true);
+        let n = pr
+            .fold(
+                || 0u64,
+                |n, _| {
+                    *n += 1;
+                    Ok(())
+                },
+                |a, b| a + b,
+            )
+            .unwrap();
+        assert_eq!(n, sum.rows, "threads {t}");
+        assert!(matches!(pr.mode(), Mode::Parallel { reread: 0, .. }), "{}", pr.mode());
     }
 }
 

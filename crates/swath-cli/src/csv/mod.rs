@@ -134,7 +134,7 @@ impl ParOpts {
             .threads(self.threads)
             .chunk_size(self.chunk_size)
             // No command here looks at a record's number; errors stay exact.
-            .relative_record_numbers(true)
+            .relative_numbers(true)
     }
 
     /// True when the input is a regular file that may be read in

@@ -43,7 +43,7 @@ pub(crate) struct ScanOpts {
     /// terminators once both first boundaries are found, and counts the
     /// rest of the chunk's quotes and `\n` bytes with a plain SIMD byte
     /// count: three times less work (record numbers are then computed from
-    /// phase 2's counts, see `ParallelReader::relative_record_numbers`).
+    /// phase 2's counts, see `ParallelReader::relative_numbers`).
     pub(crate) starts: bool,
 }
 

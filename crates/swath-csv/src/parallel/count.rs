@@ -80,18 +80,10 @@ impl ParallelReader {
         let mut records = pre.records_read();
         drop(pre);
 
-        let opts = CountOpts {
-            delim: cfg.delim,
-            quote: cfg.quoting.then_some(cfg.quote),
-            skip_empty: cfg.skip_empty_lines,
-            double_quote: cfg.double_quote,
-            fields: match cfg.fields {
-                FieldCount::Any => None,
-                _ => Some(ctx.expected? as u64),
-            },
-            max_fields: cfg.max_fields as u64,
-            max_record: cfg.max_record as u64,
-        };
+        if cfg.fields != FieldCount::Any && ctx.expected.is_none() {
+            return None;
+        }
+        let opts = CountOpts::new(cfg, ctx.expected);
         let par = Parallel::new().threads(self.threads).chunk_size(self.chunk_size);
         let new_buf = || Buffer::with_capacity(PIECE as usize + 1);
         let scans = par

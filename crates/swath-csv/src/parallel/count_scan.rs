@@ -20,6 +20,7 @@
 //! `count.rs`). A check that fails is not an error here: it sends the
 //! whole count to the reader, which reports the exact error.
 
+use crate::builder::{Config, FieldCount};
 use crate::classify::{Kernel, BLOCK};
 
 /// What the scan checks against.
@@ -36,6 +37,25 @@ pub(crate) struct CountOpts {
     pub(crate) fields: Option<u64>,
     pub(crate) max_fields: u64,
     pub(crate) max_record: u64,
+}
+
+impl CountOpts {
+    /// The checks `cfg` asks for, with the field count the first records
+    /// taught (`expected`; no check when it is unknown).
+    pub(crate) fn new(cfg: &Config, expected: Option<usize>) -> CountOpts {
+        CountOpts {
+            delim: cfg.delim,
+            quote: cfg.quoting.then_some(cfg.quote),
+            skip_empty: cfg.skip_empty_lines,
+            double_quote: cfg.double_quote,
+            fields: match cfg.fields {
+                FieldCount::Any => None,
+                _ => expected.map(|n| n as u64),
+            },
+            max_fields: cfg.max_fields as u64,
+            max_record: cfg.max_record as u64,
+        }
+    }
 }
 
 /// A record start: its absolute byte offset and the `\n` bytes between the
@@ -137,6 +157,11 @@ impl Validator {
             }
             self.block(block);
         }
+    }
+
+    /// The findings so far (all but `odd_quotes`).
+    pub(crate) fn findings(&self) -> &CountScan {
+        &self.out
     }
 
     /// The findings.

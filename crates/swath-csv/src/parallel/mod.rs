@@ -9,7 +9,9 @@
 //!    and the record starts in the chunk. A serial chain from the top
 //!    (which starts outside quotes) picks the real hypothesis of each chunk,
 //!    hence where each task starts, its line, and how many records come
-//!    before it.
+//!    before it. With [relative numbers](ParallelReader::relative_numbers),
+//!    phase 1 only scans the first kilobytes of each chunk and guesses its
+//!    first record start (`speculate.rs`).
 //! 2. Phase 2, parallel: each task runs the real sequential [`Reader`] from
 //!    its start up to the first record that starts at or past the next
 //!    task's start. The caller's thread then checks, in file order, that
@@ -18,12 +20,18 @@
 //!    induction from the top, the parallel partition, record numbers and
 //!    lines equal the sequential read's.
 //!
-//! When a check fails (lenient-mode bare quotes break the quote parity),
-//! reading goes on sequentially from the last verified record start; with
-//! an escape byte or a comment byte configured, on one thread, or on a
-//! stream (stdin, pipe, gzip, zstd), it is sequential from the start.
-//! [`ParallelReader::mode`] says which happened, for `--verbose` notes.
-//! Never a wrong answer.
+//! When a check fails (a wrong guess, or lenient-mode bare quotes that
+//! break the quote parity), a task with relative numbers is read again on
+//! the caller's thread from where the task before it stopped; with exact
+//! numbers, reading goes on sequentially from the last verified record
+//! start. With an escape byte or a comment byte configured, on one thread,
+//! or on a stream (stdin, pipe, gzip, zstd), it is sequential from the
+//! start. [`ParallelReader::mode`] says which happened, for `--verbose`
+//! notes. Never a wrong answer.
+//!
+//! [`ParallelReader::count`] builds no records at all on a regular file: a
+//! validating scan counts and checks them (`count.rs`), and gives up to
+//! the reader on anything it does not find clean.
 //!
 //! Errors are exact too: a task whose start and numbering are verified is
 //! the sequential reader on its records, so its first error is the one a
@@ -59,6 +67,7 @@ mod count;
 mod count_scan;
 mod driver;
 mod plan;
+mod speculate;
 mod task;
 
 use std::fmt;
@@ -74,6 +83,8 @@ use crate::error::Result;
 use crate::reader::Reader;
 use crate::record::{OwnedRecord, Record};
 use chunk_scan::ScanOpts;
+use count_scan::CountOpts;
+use plan::Task;
 use task::{read_until, Ctx, Start};
 
 /// How the last run read its input.
@@ -88,6 +99,9 @@ pub enum Mode {
         threads: usize,
         /// Tasks (chunks with a record start).
         tasks: usize,
+        /// Tasks read again on the calling thread because their guessed
+        /// start was wrong (see [`ParallelReader::relative_numbers`]).
+        reread: usize,
     },
     /// Counted by the validating scan (no fields built; the reader read
     /// the top and the records across the seams).
@@ -113,9 +127,14 @@ impl fmt::Display for Mode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Mode::NotRun => write!(f, "not run"),
-            Mode::Parallel { threads, tasks } => {
+            Mode::Parallel { threads, tasks, reread: 0 } => {
                 write!(f, "parallel: {tasks} chunks on {threads} threads, all verified")
             }
+            Mode::Parallel { threads, tasks, reread } => write!(
+                f,
+                "parallel: {tasks} chunks on {threads} threads, all verified \
+                 ({reread} read again from the verified start)"
+            ),
             Mode::Scanned { threads, chunks } => {
                 write!(f, "validating scan: {chunks} chunks on {threads} threads, seams read")
             }
@@ -136,6 +155,8 @@ pub struct ParallelReader {
     threads: usize,
     chunk_size: u64,
     relative: bool,
+    /// Guess chunk starts (relative numbers only; off for `for_each`).
+    speculative: bool,
     mode: Mode,
 }
 
@@ -161,6 +182,7 @@ impl ParallelReader {
             threads: available_cores(),
             chunk_size: DEFAULT_CHUNK_SIZE,
             relative: false,
+            speculative: true,
             mode: Mode::NotRun,
         }
     }
@@ -179,20 +201,29 @@ impl ParallelReader {
     }
 
     /// Let the records that `fold`, `for_each` and `for_each_ordered`
-    /// hand to their closures count [`Position::record`] from the start of
-    /// their chunk rather than from the start of the input (default false).
+    /// hand to their closures count [`Position::record`] and
+    /// [`Position::line`] from the start of their chunk rather than from
+    /// the start of the input (default false). Byte offsets stay exact, and
+    /// so does everything returned: errors (whatever returns them, the
+    /// reader or a closure) are renumbered before they are returned. For
+    /// callers that never look at a record's number or line (count,
+    /// select, stats, conversion).
     ///
-    /// Exact record numbers need phase 1 to predict every chunk's record
-    /// count, which costs about as much as a third of the parse; without
-    /// them phase 1 only counts quotes and lines (SIMD byte counts), and
-    /// record numbers are the sum of phase 2's verified counts. Everything
-    /// else stays exact: errors (whatever returns them, the reader or a
-    /// closure) are renumbered before they are returned, and byte offsets
-    /// and lines are always exact. For callers that never look at a
-    /// record's number (count, select, stats, conversion).
+    /// Exact numbers need phase 1 to read every byte before phase 2 reads
+    /// them again: quote parity and `\n` bytes for every chunk's start and
+    /// line, and the record starts in every chunk, which costs about a
+    /// third of the parse. With relative numbers, `fold` and
+    /// `for_each_ordered` only scan the first kilobytes of each chunk and
+    /// guess where its first record starts (a wrong quote hypothesis gives
+    /// itself away within a few records); the checks in file order then
+    /// fix the numbers, and read a task whose guess was wrong again from
+    /// where the task before it stopped. `for_each`, whose closure cannot
+    /// take back what it saw, keeps the full pass (record numbers still
+    /// relative).
     ///
     /// [`Position::record`]: crate::Position
-    pub fn relative_record_numbers(mut self, yes: bool) -> ParallelReader {
+    /// [`Position::line`]: crate::Position
+    pub fn relative_numbers(mut self, yes: bool) -> ParallelReader {
         self.relative = yes;
         self
     }
@@ -286,7 +317,10 @@ impl ParallelReader {
         if self.builder.config().lenient {
             self.threads = 1;
         }
+        // `f` must not see the records of a wrongly guessed start.
+        self.speculative = false;
         let res = self.fold(|| (), |_, rec| f(rec), |_, _| ());
+        self.speculative = true;
         if self.builder.config().lenient && threads > 1 {
             self.mode = Mode::Sequential("for_each with lenient quoting".to_string());
         }
@@ -383,12 +417,18 @@ impl ParallelReader {
         };
         let par = Parallel::new().threads(self.threads).chunk_size(self.chunk_size);
         let exact = !self.relative;
-        let opts = ScanOpts {
-            quote: cfg.quoting.then_some(cfg.quote),
-            skip_empty: cfg.skip_empty_lines,
-            starts: exact,
+        let planned = if exact || !self.speculative {
+            let opts = ScanOpts {
+                quote: cfg.quoting.then_some(cfg.quote),
+                skip_empty: cfg.skip_empty_lines,
+                starts: exact,
+            };
+            plan::plan(file, len, bom_len, &par, cfg.kernel, opts)
+        } else {
+            let opts = CountOpts::new(cfg, ctx.expected);
+            speculate::speculate(file, len, bom_len, &par, cfg.kernel, opts)
         };
-        let tasks = match plan::plan(file, len, bom_len, &par, cfg.kernel, opts) {
+        let tasks = match planned {
             Ok(t) => t,
             Err(e) => {
                 let mut rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
@@ -402,15 +442,21 @@ impl ParallelReader {
         // Records before the task being checked: the sum of the verified
         // tasks' counts, exact by induction.
         let mut base = 0u64;
+        // The task before: where its reader stopped (line made absolute),
+        // how many records it read and how many were predicted.
         let mut prev: Option<(Start, u64, u64)> = None;
+        let mut reread = 0usize;
         driver::run_ordered(
             tasks.len(),
             self.threads,
             2 * self.threads,
             |i| ctx.run(&tasks[i], init(), fold),
-            |i, out| {
+            |i, mut out| {
+                // What to add to the lines of this task's positions (with
+                // relative numbers, a task counts its lines from 1).
+                let mut lines = 0u64;
                 if let Some((last, count, predicted)) = prev {
-                    let why = if out.first != last {
+                    let why = if exact && out.first != last {
                         Some(format!(
                             "chunk {i} found its first record at {:?}, the chunk before ended at {:?}",
                             out.first.map(|s| s.0),
@@ -425,25 +471,42 @@ impl ParallelReader {
                         resume = Some((last, base, why));
                         return false;
                     }
+                    let Some((byte, line)) = last else {
+                        // The task before read to the end of input.
+                        return false;
+                    };
+                    match out.first {
+                        Some((b, l)) if b == byte && l <= line => lines = line - l,
+                        _ => {
+                            // A wrong guess (or a broken quote parity):
+                            // read this task again from where the one
+                            // before stopped, with exact lines.
+                            let task = Task { start: byte, line, ..tasks[i] };
+                            out = ctx.run(&task, init(), fold);
+                            reread += 1;
+                        }
+                    }
                 }
-                prev = Some((out.last, out.count, tasks[i].predicted));
+                prev = Some((out.last.map(|(b, l)| (b, l + lines)), out.count, tasks[i].predicted));
                 // With relative numbers, a task counts its records from 1.
-                let shift = if exact || i == 0 { 0 } else { base };
+                let records = if exact { 0 } else { base };
                 base += out.count;
                 outcome = consume(out.acc);
                 if let (Ok(()), Some(e)) = (&outcome, out.error) {
-                    outcome = Err(e.shift_records(shift));
+                    outcome = Err(e.shift(records, lines));
                 }
                 outcome.is_ok()
             },
         );
+        let tasks = tasks.len();
+        let threads = self.threads;
         let Some((last, records, why)) = resume else {
-            self.mode = Mode::Parallel { threads: self.threads, tasks: tasks.len() };
+            self.mode = Mode::Parallel { threads, tasks, reread };
             return outcome;
         };
         let Some((byte, line)) = last else {
             // The verified part read to the end of input.
-            self.mode = Mode::Parallel { threads: self.threads, tasks: tasks.len() };
+            self.mode = Mode::Parallel { threads, tasks, reread };
             return Ok(());
         };
         self.mode = Mode::Resumed { byte, reason: why };

@@ -116,7 +116,7 @@ pub fn parallel(path: &Path, threads: usize) -> io::Result<Outcome> {
         .threads(threads)
         // As `swath csv` runs it: nothing here looks at a record's number,
         // and exact numbers cost phase 1 about a third of a parse.
-        .relative_record_numbers(true);
+        .relative_numbers(true);
     let (records, ids, touched) = rdr
         .fold(
             || (0u64, 0u64, 0u64),

@@ -84,7 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut rdr = ParallelReader::new(&b, file)
         .threads(args.threads)
         .chunk_size(args.chunk_size)
-        .relative_record_numbers(true);
+        .relative_numbers(true);
     let stats = rdr.fold(
         Stats::default,
         |s, rec| {

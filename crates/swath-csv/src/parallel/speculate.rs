@@ -1,0 +1,115 @@
+//! Phase 1 from a window: where each chunk's first record starts, guessed
+//! from the chunk's first bytes instead of a pass over the whole file.
+//!
+//! The exact plan (`plan.rs`) needs every chunk's quote parity, hence a
+//! read of every byte before phase 2 reads them all again: a tenth of the
+//! work of `select`. When record numbers and lines may be relative to the
+//! chunk (they are fixed when the chunks are checked in order), the start
+//! is all a task needs, and the wrong quote hypothesis gives itself away
+//! within a few records: a quote in the middle of a field, text after a
+//! closing quote, a wrong field count (the validating scan's checks,
+//! `count_scan.rs`). So each chunk is scanned from its start, 64 KiB at a
+//! time, until one hypothesis has a record start and is clean while the
+//! other is not.
+//!
+//! A guess is never trusted: phase 2 checks every task's first record
+//! against where the reader of the task before it stopped, and re-reads a
+//! task whose guess was wrong from there (`ParallelReader::run`).
+
+use std::fs::File;
+
+use swath::{Buffer, Parallel};
+
+use super::count_scan::{CountOpts, CountScan, Hypothesis, Validator};
+use super::plan::{read_into, Task};
+use crate::classify::Kernel;
+
+/// Bytes scanned at a time. A multiple of 64.
+const WINDOW: u64 = 64 << 10;
+
+/// Tasks for `file` (length `len`, whose first `bom` bytes are a byte
+/// order mark): one from the top, then one at each chunk's guessed first
+/// record start. Lines and record counts are left to phase 2 (`line` 1).
+///
+/// # Errors
+///
+/// An I/O error, or the file shrinking while it is read.
+pub(crate) fn speculate(
+    file: &File,
+    len: u64,
+    bom: u64,
+    par: &Parallel,
+    kernel: Kernel,
+    opts: CountOpts,
+) -> swath::Result<Vec<Task>> {
+    let new_buf = || Buffer::with_capacity(WINDOW as usize + 1);
+    let starts = par.try_map_with(len, new_buf, |buf, _, r| {
+        first_start(file, len, bom, r.start, r.end, buf, kernel, opts)
+    })?;
+    let mut tasks = vec![Task { start: 0, end: len, line: 1, records_before: 0, predicted: 0 }];
+    for start in starts.into_iter().flatten() {
+        if start > tasks[tasks.len() - 1].start.max(bom) && start < len {
+            tasks.push(Task { start, end: len, line: 1, records_before: 0, predicted: 0 });
+        }
+    }
+    for i in 0..tasks.len() - 1 {
+        tasks[i].end = tasks[i + 1].start;
+    }
+    Ok(tasks)
+}
+
+/// The guessed first record start of the chunk `a..b` (`None` for the
+/// first chunk, read from the top, and for a chunk without one).
+#[allow(clippy::too_many_arguments)]
+fn first_start(
+    file: &File,
+    len: u64,
+    bom: u64,
+    a: u64,
+    b: u64,
+    buf: &mut Buffer,
+    kernel: Kernel,
+    opts: CountOpts,
+) -> swath::Result<Option<u64>> {
+    let a = a.max(bom);
+    if a >= b || a == bom {
+        return Ok(None);
+    }
+    let end = (a + WINDOW).min(b);
+    read_into(file, len, a - 1, end, buf)?;
+    let mut v = Validator::new(kernel, opts, a, buf.data()[0]);
+    v.feed(&buf.data()[1..]);
+    let mut at = end;
+    loop {
+        if let Some(guess) = pick(v.findings(), at == b) {
+            return Ok(guess);
+        }
+        let end = (at + WINDOW).min(b);
+        read_into(file, len, at, end, buf)?;
+        v.feed(buf.data());
+        at = end;
+    }
+}
+
+/// The guess from the findings so far, or `None` to scan on (never when
+/// `done`, at the end of the chunk).
+fn pick(s: &CountScan, done: bool) -> Option<Option<u64>> {
+    let ok = |h: &Hypothesis| h.clean && h.first.is_some();
+    let start = |h: &Hypothesis| h.first.map(|f| f.0);
+    let [out, inside] = &s.hyp;
+    match (ok(out), ok(inside)) {
+        (true, false) => return Some(start(out)),
+        (false, true) => return Some(start(inside)),
+        // Both plausible (few quotes so far): more bytes will tell.
+        (true, true) if !done => return None,
+        (true, true) => return Some(start(out)),
+        (false, false) => {}
+    }
+    // Neither is plausible yet. One that is still clean may find a start
+    // further on; when both have failed the input is not valid CSV, and
+    // any start will do (phase 2 meets the error).
+    if !done && (out.clean || inside.clean) {
+        return None;
+    }
+    Some(start(out).or(start(inside)))
+}
