@@ -75,7 +75,16 @@ impl<R: Read> Reader<R> {
     }
 
     pub(crate) fn with_config(rdr: R, cfg: Config) -> Reader<R> {
-        let mut buf = Buffer::with_capacity(cfg.capacity);
+        let buf = Buffer::with_capacity(cfg.capacity);
+        Reader::with_buffer(rdr, cfg, buf)
+    }
+
+    /// Like `with_config`, reading into `buf` (emptied first): parallel
+    /// tasks recycle their buffers, where a fresh one costs a page fault
+    /// per 4 KiB.
+    pub(crate) fn with_buffer(rdr: R, cfg: Config, mut buf: Buffer) -> Reader<R> {
+        buf.clear();
+        buf.set_offset(0);
         // One byte over the limit tells us a record is too long; and the
         // start needs 4 bytes to recognise a byte order mark.
         buf.set_max_capacity(cfg.max_record.saturating_add(1).max(4));
@@ -598,6 +607,11 @@ impl<R: Read> Reader<R> {
     /// The field count every record must have, once known.
     pub(crate) fn expected_fields(&self) -> Option<usize> {
         self.expected
+    }
+
+    /// The buffer, for another reader (see `with_buffer`).
+    pub(crate) fn into_buffer(self) -> Buffer {
+        self.feed.into_parts().1
     }
 }
 

@@ -19,6 +19,7 @@
 
 use std::fs::File;
 use std::path::Path;
+use std::sync::Mutex;
 
 use swath::{Buffer, Parallel, Source};
 
@@ -64,6 +65,7 @@ impl ParallelReader {
             builder: &seam_builder,
             headers: None,
             expected: None,
+            spare: Mutex::default(),
         };
 
         let mut pre = ctx.reader_at(0, 1, 0).ok()?;

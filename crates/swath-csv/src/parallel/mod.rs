@@ -74,6 +74,7 @@ use std::fmt;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use swath::parallel::{available_cores, DEFAULT_CHUNK_SIZE};
 use swath::{Parallel, Source};
@@ -382,6 +383,7 @@ impl ParallelReader {
             builder: &self.builder,
             headers: None,
             expected: None,
+            spare: Mutex::default(),
         };
 
         // The header row and the field count, from the top: every task

@@ -5,8 +5,9 @@
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Mutex;
 
-use swath::RangeReader;
+use swath::{Buffer, RangeReader};
 
 use super::plan::Task;
 use crate::builder::ReaderBuilder;
@@ -26,6 +27,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) builder: &'a ReaderBuilder,
     pub(crate) headers: Option<OwnedRecord>,
     pub(crate) expected: Option<usize>,
+    /// Buffers of finished tasks' readers, for the next ones.
+    pub(crate) spare: Mutex<Vec<Buffer>>,
 }
 
 /// One task's result.
@@ -49,7 +52,15 @@ impl<'a> Ctx<'a> {
         line: u64,
         records: u64,
     ) -> Result<Reader<RangeReader<'a>>> {
-        let mut rdr = self.builder.from_reader(RangeReader::new(self.file, byte..self.len))?;
+        let src = RangeReader::new(self.file, byte..self.len);
+        let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut rdr = match spare {
+            Some(buf) => {
+                self.builder.validate()?;
+                Reader::with_buffer(src, self.builder.config().clone(), buf)
+            }
+            None => self.builder.from_reader(src)?,
+        };
         rdr.set_source_info(Some(self.len), self.path.map(Path::to_path_buf));
         if byte > 0 {
             rdr.resume_at(byte, line, records, self.headers.clone(), self.expected);
@@ -84,6 +95,7 @@ impl<'a> Ctx<'a> {
                     }
                     Err(e) => out.error = Some(e),
                 }
+                self.spare.lock().unwrap_or_else(|e| e.into_inner()).push(rdr.into_buffer());
             }
             Err(e) => out.error = Some(e),
         }
