@@ -2,7 +2,7 @@
 //! every kept crash input (`crates/swath-csv/tests/fuzz_regressions.rs`
 //! includes this file by path).
 
-// Each target uses one of the two checks.
+// Each target uses one of the checks.
 #![allow(dead_code)]
 
 use std::io::{self, Read};
@@ -166,4 +166,73 @@ pub fn chunked(data: &[u8]) {
         b.capacity(1).kernel(k);
         assert_eq!(run(OneByte(doc), &b), whole, "{}", k.name());
     }
+}
+
+/// Reading a file in parallel gives exactly what the sequential reader
+/// gives: the count (the validating scan, or the reader it gives up to),
+/// every record with its fields and byte offset (relative numbers: chunk
+/// starts guessed), and the first error with its position, for tiny
+/// chunks (every seam gets crossed) on 2 to 4 threads.
+pub fn parallel(data: &[u8]) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use swath_csv::ParallelReader;
+
+    let Some((&sel, doc)) = data.split_first() else {
+        return;
+    };
+    let mut b = ReaderBuilder::new();
+    b.has_headers(sel & 1 != 0)
+        .lazy_quotes(sel & 2 != 0)
+        .flexible(sel & 4 != 0)
+        .skip_empty_lines(sel & 8 == 0)
+        .double_quote(sel & 16 == 0)
+        .max_record_bytes(if sel & 32 != 0 { 9 } else { 1 << 20 })
+        .capacity(16);
+    static FILES: AtomicU64 = AtomicU64::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "swath-fuzz-{}-{}.csv",
+        std::process::id(),
+        FILES.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, doc).expect("write the temporary file");
+    let describe = |e: &swath_csv::Error| {
+        format!("{:?} at {:?} in {:?}", e.kind(), e.position(), e.record_position())
+    };
+
+    let mut rdr = b.from_path(&path).expect("valid options");
+    let mut want = Vec::new();
+    let want_err = loop {
+        match rdr.next_record() {
+            Ok(Some(r)) => {
+                want.push((r.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), r.position().byte))
+            }
+            Ok(None) => break None,
+            Err(e) => break Some(describe(&e)),
+        }
+    };
+    let threads = 2 + usize::from(sel >> 6);
+    for chunk in [1, 3, 8] {
+        let mut pr = ParallelReader::new(&b, &path).threads(threads).chunk_size(chunk);
+        match (pr.count(), &want_err) {
+            (Ok(n), None) => assert_eq!(n, want.len() as u64, "count, chunk {chunk}"),
+            (Err(e), Some(w)) => assert_eq!(&describe(&e), w, "count error, chunk {chunk}"),
+            (r, w) => panic!("chunk {chunk}: count {r:?}, sequential error {w:?}"),
+        }
+        let mut pr = pr.relative_numbers(true);
+        let mut got = Vec::new();
+        let res = pr.for_each_ordered(
+            Vec::new,
+            |out: &mut Vec<_>, r| {
+                out.push((r.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), r.position().byte));
+                Ok(())
+            },
+            |out| {
+                got.extend(out);
+                Ok(())
+            },
+        );
+        assert_eq!(got, want, "records, chunk {chunk}");
+        assert_eq!(res.err().map(|e| describe(&e)), want_err, "error, chunk {chunk}");
+    }
+    let _ = std::fs::remove_file(&path);
 }

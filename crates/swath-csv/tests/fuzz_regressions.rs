@@ -45,3 +45,19 @@ fn chunked_crashes_and_seeds() {
         checks::chunked(s);
     }
 }
+
+#[test]
+fn parallel_crashes_and_seeds() {
+    replay("csv_parallel", checks::parallel);
+    let seeds: &[&[u8]] = &[
+        b"\x01a,b\n1,\"x\ny\"\n2,\"\"\"\"\n\n3,z\r\n4,w",
+        b"\x41a,b\n1,\"x\"y\n2,3\n",
+        b"\x03a,b\n1,x\"y\n\"2\",\"3\n",
+        b"\x20abcdefghij,k\n1,2\n",
+        b"\x90\"a\"\"b\",c\n\"d\",e\n",
+        b"\x05a\n1,2\n\n\n3\n",
+    ];
+    for s in SEEDS.iter().chain(seeds) {
+        checks::parallel(s);
+    }
+}
