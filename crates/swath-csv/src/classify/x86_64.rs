@@ -38,6 +38,7 @@ pub(super) unsafe fn masks_sse2<const N: usize>(
 /// # Safety
 ///
 /// The CPU must support AVX2.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn masks_avx2<const N: usize>(
     block: &[u8; BLOCK],
