@@ -4,8 +4,17 @@
 /// Append `s` as a JSON string.
 pub fn push_string(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push(b'"');
     let bytes = s.as_bytes();
+    // Most strings need no escape: one scan, one copy.
+    let plain = |b: u8| b >= 0x20 && b != b'"' && b != b'\\';
+    if bytes.iter().all(|&b| plain(b)) {
+        out.reserve(bytes.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
+    out.push(b'"');
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let esc: &[u8] = match b {

@@ -77,21 +77,27 @@ fn run_parallel(args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The header names as strings (an error names a field that is not UTF-8).
-fn header_names(h: Option<&swath_csv::OwnedRecord>) -> Result<Option<Vec<String>>> {
-    match h {
-        Some(h) => Ok(Some(
-            (0..h.len()).map(|i| h.get_str(i).map(str::to_owned)).collect::<Result<_, _>>()?,
-        )),
-        None => Ok(None),
+/// Each header name as a JSON key, `"name":`, escaped once for all
+/// records (an error names a field that is not UTF-8).
+fn header_names(h: Option<&swath_csv::OwnedRecord>) -> Result<Option<Vec<Vec<u8>>>> {
+    let Some(h) = h else {
+        return Ok(None);
+    };
+    let mut keys = Vec::with_capacity(h.len());
+    for i in 0..h.len() {
+        let mut key = Vec::new();
+        push_string(&mut key, h.get_str(i)?);
+        key.push(b':');
+        keys.push(key);
     }
+    Ok(Some(keys))
 }
 
 /// Append one record as a JSON line.
 fn push_record(
     line: &mut Vec<u8>,
     rec: &swath_csv::Record<'_>,
-    headers: Option<&[String]>,
+    headers: Option<&[Vec<u8>]>,
 ) -> swath_csv::Result<()> {
     line.push(if headers.is_some() { b'{' } else { b'[' });
     for i in 0..rec.len() {
@@ -101,10 +107,12 @@ fn push_record(
         }
         if let Some(h) = headers {
             match h.get(i) {
-                Some(name) => push_string(line, name),
-                None => push_string(line, itoa::Buffer::new().format(i)),
+                Some(key) => line.extend_from_slice(key),
+                None => {
+                    push_string(line, itoa::Buffer::new().format(i));
+                    line.push(b':');
+                }
             }
-            line.push(b':');
         }
         push_string(line, field);
     }
