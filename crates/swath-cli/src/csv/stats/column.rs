@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 
+use super::hash::Seeded;
 use super::infer::{classify, Kind};
 
 /// Kinds seen, as bits.
@@ -57,7 +58,7 @@ pub struct Column {
     /// Lexicographically last value.
     pub last: Option<Vec<u8>>,
     /// Distinct non-empty values, until there are more than the cap.
-    pub distinct: HashSet<Vec<u8>>,
+    pub distinct: HashSet<Vec<u8>, Seeded>,
     /// More distinct values than the cap.
     pub overflow: bool,
 }
@@ -111,7 +112,7 @@ impl Column {
         if !self.overflow && !self.distinct.contains(field) {
             if self.distinct.len() >= cap {
                 self.overflow = true;
-                self.distinct = HashSet::new();
+                self.distinct = HashSet::default();
             } else {
                 self.distinct.insert(field.to_vec());
             }
@@ -182,12 +183,12 @@ impl Column {
         }
         if self.overflow || other.overflow {
             self.overflow = true;
-            self.distinct = HashSet::new();
+            self.distinct = HashSet::default();
         } else {
             for v in other.distinct {
                 if self.distinct.len() >= cap && !self.distinct.contains(&v) {
                     self.overflow = true;
-                    self.distinct = HashSet::new();
+                    self.distinct = HashSet::default();
                     break;
                 }
                 self.distinct.insert(v);

@@ -4,6 +4,7 @@
 //! min_length, max_length, cardinality).
 
 mod column;
+mod hash;
 mod infer;
 mod render;
 
