@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use common::table::{builder, bytes, cases};
 use swath_csv::parallel::Mode;
-use swath_csv::{Error, ParallelReader, Position, ReaderBuilder};
+use swath_csv::{Error, ParallelReader, Position, ReaderBuilder, Record};
 
 type Fields = Vec<Vec<u8>>;
 
@@ -155,6 +155,15 @@ fn generated_files_with_many_quoted_newlines() {
     check(&data, &flexible, &[2, 5], &[5, 100], "generated, no headers");
 }
 
+/// Records counted by a fold over them (not `count`'s validating scan).
+fn count_by_fold(pr: &mut ParallelReader) -> u64 {
+    let add = |n: &mut u64, _: Record<'_>| {
+        *n += 1;
+        Ok(())
+    };
+    pr.fold(|| 0u64, add, |a, b| a + b).unwrap()
+}
+
 #[test]
 fn counts_match_the_generator_summary() {
     let data = generated(3000, 20, 3);
@@ -171,30 +180,12 @@ fn counts_match_the_generator_summary() {
         assert_eq!(pr.count().unwrap(), sum.rows, "threads {t}");
         assert!(matches!(pr.mode(), Mode::Scanned { .. }), "{}", pr.mode());
         let mut pr = ParallelReader::new(&strict(), f.path()).threads(t).chunk_size(4096);
-        let n = pr
-            .fold(
-                || 0u64,
-                |n, _| {
-                    *n += 1;
-                    Ok(())
-                },
-                |a, b| a + b,
-            )
-            .unwrap();
+        let n = count_by_fold(&mut pr);
         assert_eq!(n, sum.rows, "threads {t}");
         assert!(matches!(pr.mode(), Mode::Parallel { .. }), "{}", pr.mode());
         // Guessed starts: right for every chunk of valid input this size.
         let mut pr = pr.relative_numbers(true);
-        let n = pr
-            .fold(
-                || 0u64,
-                |n, _| {
-                    *n += 1;
-                    Ok(())
-                },
-                |a, b| a + b,
-            )
-            .unwrap();
+        let n = count_by_fold(&mut pr);
         assert_eq!(n, sum.rows, "threads {t}");
         assert!(matches!(pr.mode(), Mode::Parallel { reread: 0, .. }), "{}", pr.mode());
     }

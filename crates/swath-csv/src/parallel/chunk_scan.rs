@@ -10,6 +10,7 @@
 //! counts are a prediction under the quote-parity model; phase 2 checks
 //! each one against the real reader.
 
+use super::bits::prefix_xor;
 use crate::classify::{Kernel, BLOCK};
 
 /// What one chunk holds. Index 0 of each pair is "the chunk starts outside
@@ -174,32 +175,10 @@ pub(crate) fn scan_scalar(chunk: &[u8], edges: Edges, opts: ScanOpts) -> ChunkSc
     out
 }
 
-/// Bit `i` of the result is the XOR of bits `0..=i` of `x`.
-#[inline]
-fn prefix_xor(mut x: u64) -> u64 {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    x
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn noise(len: usize, alphabet: &[u8], mut seed: u64) -> Vec<u8> {
-        (0..len)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                alphabet[(seed % alphabet.len() as u64) as usize]
-            })
-            .collect()
-    }
+    use crate::parallel::bits::noise;
 
     #[test]
     fn vector_scan_matches_the_scalar_twin() {

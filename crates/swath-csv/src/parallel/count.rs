@@ -24,7 +24,7 @@ use std::sync::Mutex;
 use swath::{Buffer, Parallel, Source};
 
 use super::count_scan::{CountOpts, CountScan, Validator};
-use super::plan::{read_into, Task};
+use super::plan::{read_after, read_into, Task};
 use super::task::Ctx;
 use super::{not_parity_safe, Mode, ParallelReader};
 use crate::builder::FieldCount;
@@ -148,15 +148,8 @@ fn scan_chunk(
     if a >= b {
         return Ok(CountScan::default());
     }
-    // The first piece brings the byte before the chunk, except at `top`,
-    // where a record starts as if after a terminator.
-    let lo = if a == top { a } else { a - 1 };
     let end = (a + PIECE).min(b);
-    read_into(file, len, lo, end, buf)?;
-    let (prev, body) = match buf.data() {
-        d if a == top => (b'\n', d),
-        d => (d[0], &d[1..]),
-    };
+    let (prev, body) = read_after(file, len, top, a, end, buf)?;
     let mut v = Validator::new(kernel, opts, a, prev);
     v.feed(body);
     let mut at = end;

@@ -20,6 +20,9 @@
 //! `count.rs`). A check that fails is not an error here: it sends the
 //! whole count to the reader, which reports the exact error.
 
+use super::bits::prefix_xor;
+#[cfg(target_arch = "x86_64")]
+use super::bits::prefix_xor_clmul;
 use crate::builder::{Config, FieldCount};
 use crate::classify::{Kernel, BLOCK};
 
@@ -297,32 +300,6 @@ impl Validator {
     }
 }
 
-/// Bit `i` of the result is the XOR of bits `0..=i` of `x`.
-#[inline(always)]
-fn prefix_xor(mut x: u64) -> u64 {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    x
-}
-
-/// [`prefix_xor`] as one carry-less multiplication by all ones.
-///
-/// # Safety
-///
-/// The CPU must support PCLMULQDQ.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "pclmulqdq")]
-unsafe fn prefix_xor_clmul(x: u64) -> u64 {
-    use std::arch::x86_64::{_mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x};
-    let r = _mm_clmulepi64_si128(_mm_set_epi64x(0, x as i64), _mm_set_epi64x(0, -1), 0);
-    _mm_cvtsi128_si64(r) as u64
-}
-
 /// The scalar twin of [`Validator`]: a byte loop per hypothesis, following
 /// it to the end even when it is not clean (compare `first`, `last` and
 /// `starts` only for clean hypotheses).
@@ -398,17 +375,7 @@ pub(crate) fn scan_scalar(chunk: &[u8], at: u64, prev: u8, opts: CountOpts) -> C
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn noise(len: usize, alphabet: &[u8], mut seed: u64) -> Vec<u8> {
-        (0..len)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                alphabet[(seed % alphabet.len() as u64) as usize]
-            })
-            .collect()
-    }
+    use crate::parallel::bits::noise;
 
     /// Only what a clean hypothesis reports is meaningful.
     fn comparable(mut s: CountScan) -> CountScan {
@@ -486,27 +453,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn carry_less_prefix_xor_matches() {
-        if !std::is_x86_feature_detected!("pclmulqdq") {
-            eprintln!("skipped: no PCLMULQDQ on this CPU");
-            return;
-        }
-        let mut x = 0x9e3779b97f4a7c15u64;
-        for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            // SAFETY: checked above.
-            assert_eq!(unsafe { prefix_xor_clmul(x) }, prefix_xor(x), "{x:#x}");
-        }
-        for x in [0, 1, 1 << 63, !0] {
-            // SAFETY: checked above.
-            assert_eq!(unsafe { prefix_xor_clmul(x) }, prefix_xor(x), "{x:#x}");
         }
     }
 

@@ -62,6 +62,7 @@
 //! # Ok::<(), swath_csv::Error>(())
 //! ```
 
+mod bits;
 mod chunk_scan;
 mod count;
 mod count_scan;

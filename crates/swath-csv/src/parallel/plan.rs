@@ -158,6 +158,23 @@ pub(crate) fn read_into(
     Ok(())
 }
 
+/// Read `a..hi` of `file` into `buf` with the byte before it; return that
+/// byte and the bytes from `a`. At `top`, the first byte read (where a
+/// record starts), the byte before is a virtual terminator, `\n`.
+pub(crate) fn read_after<'b>(
+    file: &File,
+    len: u64,
+    top: u64,
+    a: u64,
+    hi: u64,
+    buf: &'b mut Buffer,
+) -> swath::Result<(u8, &'b [u8])> {
+    let lo = if a == top { a } else { a - 1 };
+    read_into(file, len, lo, hi, buf)?;
+    let data = buf.data();
+    Ok(if a == top { (b'\n', data) } else { (data[0], &data[1..]) })
+}
+
 /// Read the chunk `a..b` with one byte on each side and scan it.
 ///
 /// Without record starts to count, the chunk is read in pieces of a
@@ -179,15 +196,10 @@ fn scan_range(
     if a >= b {
         return Ok(ChunkScan::default());
     }
-    // The first chunk has a virtual terminator before it: a record starts
-    // at its first byte.
-    let lo = if a == bom { a } else { a - 1 };
     let piece = ((b - a) / 16).max(64);
     if !opts.starts && b - a > piece {
         let mid = a + piece;
-        read_into(file, len, lo, mid + 1, buf)?;
-        let data = buf.data();
-        let (prev, body) = if a == bom { (b'\n', data) } else { (data[0], &data[1..]) };
+        let (prev, body) = read_after(file, len, bom, a, mid + 1, buf)?;
         let n = piece as usize;
         let edges = Edges { prev, next: body.get(n).copied() };
         let mut out = chunk_scan::scan(kernel, &body[..n], edges, opts);
@@ -208,10 +220,7 @@ fn scan_range(
         }
         return Ok(out);
     }
-    let hi = (b + 1).min(len);
-    read_into(file, len, lo, hi, buf)?;
-    let data = buf.data();
-    let (prev, body) = if a == bom { (b'\n', data) } else { (data[0], &data[1..]) };
+    let (prev, body) = read_after(file, len, bom, a, (b + 1).min(len), buf)?;
     let body_len = (b - a) as usize;
     let edges = Edges { prev, next: body.get(body_len).copied() };
     Ok(chunk_scan::scan(kernel, &body[..body_len], edges, opts))

@@ -21,7 +21,7 @@ use std::fs::File;
 use swath::{Buffer, Parallel};
 
 use super::count_scan::{CountOpts, CountScan, Hypothesis, Validator};
-use super::plan::{read_into, Task};
+use super::plan::{read_after, read_into, Task};
 use crate::classify::Kernel;
 
 /// Bytes scanned at a time. A multiple of 64.
@@ -76,9 +76,9 @@ fn first_start(
         return Ok(None);
     }
     let end = (a + WINDOW).min(b);
-    read_into(file, len, a - 1, end, buf)?;
-    let mut v = Validator::new(kernel, opts, a, buf.data()[0]);
-    v.feed(&buf.data()[1..]);
+    let (prev, body) = read_after(file, len, bom, a, end, buf)?;
+    let mut v = Validator::new(kernel, opts, a, prev);
+    v.feed(body);
     let mut at = end;
     loop {
         if let Some(guess) = pick(v.findings(), at == b) {
