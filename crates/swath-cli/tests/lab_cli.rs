@@ -67,7 +67,10 @@ fn every_method_is_right_and_the_json_parses() {
     assert_eq!(doc["csv"]["generated"], true);
     let csv_names: Vec<&str> =
         all.iter().filter(|m| m["kind"] == "csv").map(|m| m["name"].as_str().unwrap()).collect();
-    assert_eq!(csv_names, ["csv-strings", "csv-borrowed", "csv-typed", "csv-parallel"]);
+    assert_eq!(
+        csv_names,
+        ["csv-strings", "csv-borrowed", "csv-typed", "csv-parallel", "csv-count"]
+    );
     let per_record = method(&doc, "csv-strings")["allocations"].as_u64().unwrap();
     assert!(per_record >= 7 * 20_000, "csv-strings made {per_record} allocations");
     for name in ["csv-borrowed", "csv-typed"] {
@@ -306,7 +309,7 @@ fn a_users_csv_runs_the_csv_methods_and_typed_is_not_applicable() {
     let doc = json_of(&got.stdout);
     assert_eq!(doc["csv"]["records"], 3000);
     assert_eq!(doc["csv"]["generated"], false);
-    for name in ["csv-strings", "csv-borrowed", "csv-parallel"] {
+    for name in ["csv-strings", "csv-borrowed", "csv-parallel", "csv-count"] {
         assert_eq!(method(&doc, name)["lines"], 3000, "{name}");
     }
     assert!(method(&doc, "csv-typed")["not_applicable"].as_str().unwrap().contains("6 columns"));
