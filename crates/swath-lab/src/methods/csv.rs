@@ -155,6 +155,20 @@ pub fn reference(path: &Path) -> io::Result<(u64, u64)> {
     Ok((records, ids))
 }
 
+/// `swath_csv::ParallelReader::count` on `threads` threads: records counted
+/// and checked by the validating scan, no field built.
+pub fn count(path: &Path, threads: usize) -> io::Result<Outcome> {
+    let mut rdr = ParallelReader::new(&ReaderBuilder::new(), path).threads(threads);
+    let records = rdr.count().map_err(io::Error::other)?;
+    Ok(Outcome {
+        lines: records,
+        bytes: std::fs::metadata(path)?.len(),
+        syscalls: None,
+        buf_offset: None,
+        id_sum: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,18 +183,4 @@ mod tests {
             assert_eq!(generated_id_sum(n), (1..=n).sum::<u64>(), "{n}");
         }
     }
-}
-
-/// `swath_csv::ParallelReader::count` on `threads` threads: records counted
-/// and checked by the validating scan, no field built.
-pub fn count(path: &Path, threads: usize) -> io::Result<Outcome> {
-    let mut rdr = ParallelReader::new(&ReaderBuilder::new(), path).threads(threads);
-    let records = rdr.count().map_err(io::Error::other)?;
-    Ok(Outcome {
-        lines: records,
-        bytes: std::fs::metadata(path)?.len(),
-        syscalls: None,
-        buf_offset: None,
-        id_sum: None,
-    })
 }
