@@ -297,7 +297,14 @@ impl<R: Read> Reader<R> {
         let start = self.begin();
         let mut s = Scan::new();
         let data = self.feed.buffer().data();
-        let step = self.machine.plain(&mut s, &mut self.cur, data, start, &mut self.spans);
+        let step = self.machine.plain(
+            &mut s,
+            &mut self.cur,
+            data,
+            start,
+            &mut self.spans,
+            &mut self.scratch,
+        );
         if let Some(Step::End(i)) = step {
             // `i < data.len() <= max_record`: not too large.
             let n = self.spans.len();

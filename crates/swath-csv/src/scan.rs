@@ -309,6 +309,7 @@ impl Machine {
         data: &[u8],
         off: u64,
         spans: &mut Vec<Span>,
+        scratch: &mut Vec<u8>,
     ) -> Option<Step> {
         let mut seg = s.seg;
         let mut at = s.pos;
@@ -353,7 +354,7 @@ impl Machine {
                 } else {
                     // SAFETY: the first `n` spans are written.
                     unsafe { spans.set_len(n) };
-                    let Some(j) = self.quoted_field(cur, data, off, seg, i) else {
+                    let Some((span, j)) = self.quoted_field(cur, data, off, seg, i, scratch) else {
                         s.start_field(seg);
                         s.pos = i;
                         return None;
@@ -361,9 +362,10 @@ impl Machine {
                     if n >= self.max_fields {
                         return Some(Step::TooManyFields);
                     }
-                    // SAFETY: as above; then the first `n + 1` are written.
+                    // SAFETY: as above (the quote's bit had no span); then
+                    // the first `n + 1` are written.
                     unsafe {
-                        out.add(n).write(Span { start: i + 1, end: j - 1 });
+                        out.add(n).write(span);
                         spans.set_len(n + 1);
                     }
                     if data[j] != self.delim {
@@ -383,11 +385,12 @@ impl Machine {
 
     /// A quoted field that opens at `i` (the first byte of the field that
     /// starts at `seg`) and closes before a delimiter or terminator, with no
-    /// escape or newline inside: the index of that delimiter or terminator.
-    /// `None` for anything else (a bare quote, `""`, an escape, a newline,
-    /// the end of the data), which the general machine reads. About 10% of
-    /// the bench's records quote a name; the general machine took about
-    /// 400 instructions for each (callgrind).
+    /// escape byte or newline inside: its span and the index of that
+    /// delimiter or terminator. `None` for anything else (a bare quote, an
+    /// escape, a newline, text after the closing quote, the end of the
+    /// data), which the general machine reads. About 10% of the bench's
+    /// records quote a name, half of them with `""` inside; the general
+    /// machine took about 400 instructions for each (callgrind).
     #[inline(always)]
     fn quoted_field(
         &self,
@@ -396,7 +399,8 @@ impl Machine {
         off: u64,
         seg: usize,
         i: usize,
-    ) -> Option<usize> {
+        scratch: &mut Vec<u8>,
+    ) -> Option<(Span, usize)> {
         if i != seg {
             return None;
         }
@@ -405,7 +409,49 @@ impl Machine {
             return None;
         }
         let &after = data.get(close + 1)?;
-        (after == self.delim || after == b'\n' || after == b'\r').then_some(close + 1)
+        if after == self.delim || after == b'\n' || after == b'\r' {
+            return Some((Span { start: i + 1, end: close }, close + 1));
+        }
+        self.doubled_quotes(cur, data, off, i, close, scratch)
+    }
+
+    /// The rest of [`quoted_field`](Self::quoted_field) when a quote
+    /// follows the first closing one: `""` kept as one quote, the field
+    /// unescaped into `scratch` as the general machine does. On `None`,
+    /// `scratch` is as it was.
+    #[inline(never)]
+    fn doubled_quotes(
+        &self,
+        cur: &mut Cursor,
+        data: &[u8],
+        off: u64,
+        i: usize,
+        mut close: usize,
+        scratch: &mut Vec<u8>,
+    ) -> Option<(Span, usize)> {
+        let from = scratch.len();
+        let mut seg = i + 1;
+        loop {
+            // `data[close]` is a quote and `data[close + 1]` exists.
+            let after = data[close + 1];
+            if after == self.delim || after == b'\n' || after == b'\r' {
+                scratch.extend_from_slice(&data[seg..close]);
+                return Some((Span { start: from | SCRATCH, end: scratch.len() }, close + 1));
+            }
+            let next = (after == self.quote && self.double_quote)
+                .then(|| cur.next(self, data, off, close + 2, true))
+                .flatten()
+                .filter(|&j| data[j] == self.quote && j + 1 < data.len());
+            let Some(next) = next else {
+                scratch.truncate(from);
+                return None;
+            };
+            // Keep the part before the pair and go on from its second
+            // quote, which is data.
+            scratch.extend_from_slice(&data[seg..close]);
+            seg = close + 1;
+            close = next;
+        }
     }
 
     /// Unquoted fields in the general machine; `Some` when the run stops.
@@ -467,7 +513,7 @@ impl Machine {
         loop {
             match s.st {
                 St::Field if self.fast && s.scratch_from.is_none() && s.seg == s.field_start => {
-                    match self.plain(s, cur, data, off, spans) {
+                    match self.plain(s, cur, data, off, spans, scratch) {
                         Some(step) => return step,
                         // A quote at `s.pos`: the general machine goes on.
                         None => {
