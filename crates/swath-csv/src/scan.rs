@@ -11,7 +11,7 @@
 //! O(its length).
 
 use crate::builder::Config;
-use crate::classify::{Kernel, BLOCK, RUN};
+use crate::classify::{Kernel, RunMasks, BLOCK, RUN};
 use crate::record::{Span, SCRATCH};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,10 +159,10 @@ impl Scan {
 pub(crate) struct Cursor {
     base: u64,
     len: usize,
-    /// Delimiter, quote, `\r`, `\n`: what ends or opens things outside quotes.
-    outside: [u64; RUN],
-    /// Quote, escape, `\n`: what matters inside quotes (`\n` for line numbers).
-    inside: [u64; RUN],
+    /// Outside quotes: delimiter, quote, `\r`, `\n` (what ends or opens
+    /// things). Inside: quote, escape, `\n` (`\n` for line numbers). And
+    /// the delimiter alone.
+    m: RunMasks,
 }
 
 impl Cursor {
@@ -177,8 +177,15 @@ impl Cursor {
         // `% RUN` changes nothing (`rel < len <= RUN * BLOCK`) but lets the
         // compiler drop the bounds check.
         let (b, sh) = (rel / BLOCK % RUN, rel % BLOCK);
-        let mask = if quoted { self.inside[b] } else { self.outside[b] } >> sh;
+        let mask = if quoted { self.m.inside[b] } else { self.m.outside[b] } >> sh;
         (mask, (BLOCK - sh).min(self.len - rel))
+    }
+
+    /// [`at`](Self::at) outside quotes, with the delimiter mask.
+    #[inline(always)]
+    fn outside_delim(&self, rel: usize) -> (u64, u64, usize) {
+        let (b, sh) = (rel / BLOCK % RUN, rel % BLOCK);
+        (self.m.outside[b] >> sh, self.m.delim[b] >> sh, (BLOCK - sh).min(self.len - rel))
     }
 
     /// The index of the next byte at or after `pos` that matters in the
@@ -203,9 +210,9 @@ impl Cursor {
         self.next_block(m, data, off, pos, quoted)
     }
 
-    /// The outside-quotes mask from `pos` on (bit 0 is `pos`) and how many
-    /// bytes it covers, classifying the run at `pos` when `pos` is not
-    /// cached; `None` when `pos` is past `data`.
+    /// The outside-quotes and delimiter masks from `pos` on (bit 0 is
+    /// `pos`) and how many bytes they cover, classifying the run at `pos`
+    /// when `pos` is not cached; `None` when `pos` is past `data`.
     #[inline(always)]
     fn outside_at(
         &mut self,
@@ -213,13 +220,13 @@ impl Cursor {
         data: &[u8],
         off: u64,
         pos: usize,
-    ) -> Option<(u64, usize)> {
+    ) -> Option<(u64, u64, usize)> {
         let rel = (off + pos as u64).wrapping_sub(self.base);
         if rel < self.len as u64 {
-            return Some(self.at(rel as usize, false));
+            return Some(self.outside_delim(rel as usize));
         }
         self.load(m, data, off, pos)?;
-        Some(self.at(0, false))
+        Some(self.outside_delim(0))
     }
 
     /// Classify the run of blocks that starts at `pos`.
@@ -228,12 +235,7 @@ impl Cursor {
         if pos >= data.len() {
             return None;
         }
-        self.len = m.kernel.outside_inside_run(
-            &data[pos..],
-            &m.needles,
-            &mut self.outside,
-            &mut self.inside,
-        );
+        self.len = m.kernel.reader_masks(&data[pos..], &m.needles, &mut self.m);
         self.base = off + pos as u64;
         Some(())
     }
@@ -313,8 +315,8 @@ impl Machine {
     ) -> Option<Step> {
         let mut seg = s.seg;
         let mut at = s.pos;
-        'blocks: loop {
-            let Some((mut mask, covered)) = cur.outside_at(self, data, off, at) else {
+        loop {
+            let Some((mask, delims, covered)) = cur.outside_at(self, data, off, at) else {
                 s.start_field(seg);
                 s.pos = data.len();
                 return Some(Step::More);
@@ -325,61 +327,68 @@ impl Machine {
             spans.reserve(BLOCK);
             let mut n = spans.len();
             let out = spans.as_mut_ptr();
-            while mask != 0 {
-                let i = at + mask.trailing_zeros() as usize;
-                let b = data[i];
-                if b == self.delim {
-                    if n >= self.max_fields {
-                        // SAFETY: the first `n` spans are written.
-                        unsafe { spans.set_len(n) };
-                        return Some(Step::TooManyFields);
-                    }
-                    // SAFETY: `n < len + 64 <= capacity`: one span per set
-                    // bit of this block's mask at most.
-                    unsafe { out.add(n).write(Span { start: seg, end: i }) };
-                    n += 1;
-                    seg = i + 1;
-                } else if b == b'\n' || b == b'\r' {
-                    if n >= self.max_fields {
-                        // SAFETY: as above.
-                        unsafe { spans.set_len(n) };
-                        return Some(Step::TooManyFields);
-                    }
-                    // SAFETY: as above; then the first `n + 1` are written.
-                    unsafe {
-                        out.add(n).write(Span { start: seg, end: i });
-                        spans.set_len(n + 1);
-                    }
-                    return Some(Step::End(i));
-                } else {
-                    // SAFETY: the first `n` spans are written.
-                    unsafe { spans.set_len(n) };
-                    let Some((span, j)) = self.quoted_field(cur, data, off, seg, i, scratch) else {
-                        s.start_field(seg);
-                        s.pos = i;
-                        return None;
-                    };
-                    if n >= self.max_fields {
-                        return Some(Step::TooManyFields);
-                    }
-                    // SAFETY: as above (the quote's bit had no span); then
-                    // the first `n + 1` are written.
-                    unsafe {
-                        out.add(n).write(span);
-                        spans.set_len(n + 1);
-                    }
-                    if data[j] != self.delim {
-                        return Some(Step::End(j));
-                    }
-                    seg = j + 1;
-                    at = j + 1;
-                    continue 'blocks;
-                }
-                mask &= mask - 1;
+            // Every delimiter before the first other byte that matters (a
+            // terminator or a quote) ends a field: no byte is loaded, and
+            // the field limit is checked once after them (the general
+            // machine stops at field `max + 1`; so do we, below).
+            let other = mask & !delims;
+            let mut ends = delims & other.wrapping_sub(1) & !other;
+            while ends != 0 {
+                let i = at + ends.trailing_zeros() as usize;
+                // SAFETY: `n < len + 64 <= capacity`: one span per set bit
+                // of this block's mask at most.
+                unsafe { out.add(n).write(Span { start: seg, end: i }) };
+                n += 1;
+                seg = i + 1;
+                ends &= ends - 1;
             }
-            // SAFETY: the first `n` spans are written.
+            if n > self.max_fields {
+                // SAFETY: the first `n > max_fields` spans are written.
+                unsafe { spans.set_len(self.max_fields) };
+                return Some(Step::TooManyFields);
+            }
+            if other == 0 {
+                // SAFETY: the first `n` spans are written.
+                unsafe { spans.set_len(n) };
+                at += covered;
+                continue;
+            }
+            // SAFETY: as above.
             unsafe { spans.set_len(n) };
-            at += covered;
+            let i = at + other.trailing_zeros() as usize;
+            let b = data[i];
+            if b == b'\n' || b == b'\r' {
+                if n >= self.max_fields {
+                    return Some(Step::TooManyFields);
+                }
+                // SAFETY: `n < capacity` as above; then the first `n + 1`
+                // are written.
+                unsafe {
+                    out.add(n).write(Span { start: seg, end: i });
+                    spans.set_len(n + 1);
+                }
+                return Some(Step::End(i));
+            }
+            // A quote.
+            let Some((span, j)) = self.quoted_field(cur, data, off, seg, i, scratch) else {
+                s.start_field(seg);
+                s.pos = i;
+                return None;
+            };
+            if n >= self.max_fields {
+                return Some(Step::TooManyFields);
+            }
+            // SAFETY: as above (the quote's bit had no span); then the
+            // first `n + 1` are written.
+            unsafe {
+                out.add(n).write(span);
+                spans.set_len(n + 1);
+            }
+            if data[j] != self.delim {
+                return Some(Step::End(j));
+            }
+            seg = j + 1;
+            at = j + 1;
         }
     }
 

@@ -16,7 +16,7 @@ mod x86_64;
 /// Bytes per classified block: one bit per byte of a `u64` mask.
 pub const BLOCK: usize = 64;
 
-/// Blocks the reader classifies per call ([`Kernel::outside_inside_run`]):
+/// Blocks the reader classifies per call ([`Kernel::reader_masks`]):
 /// a call's fixed cost (dispatch, needle broadcasts, spills) was about 55
 /// of the 80 instructions it took for one block (callgrind), paid about
 /// once a record; four blocks at a time spread it over about five records.
@@ -120,62 +120,64 @@ impl Kernel {
         out
     }
 
-    /// The two masks the CSV reader needs from needles `[delim, quote,
-    /// \r, \n, escape]`, for up to [`RUN`] blocks at once: "outside" (any of
-    /// the first four: what ends or opens things outside quotes) into
-    /// `out[j]` and "inside" (quote, `\n`, escape) into `ins[j]`, for block
-    /// `j` of `data`. The same as OR-ing [`masks`](Self::masks) (the tests
-    /// check), with the ORs done before the bit extraction. Returns how many
-    /// bytes were classified (`data.len()`, at most `RUN * BLOCK`); bits
-    /// past them are clear.
+    /// The masks the CSV reader needs from needles `[delim, quote, \r, \n,
+    /// escape]`, for up to [`RUN`] blocks at once: for block `j` of `data`,
+    /// "outside" (any of the first four: what ends or opens things outside
+    /// quotes), "inside" (quote, `\n`, escape) and "delim" (the delimiter
+    /// alone). The same as OR-ing [`masks`](Self::masks) (the tests check),
+    /// with the ORs done before the bit extraction. Returns how many bytes
+    /// were classified (`data.len()`, at most `RUN * BLOCK`); bits past
+    /// them are clear.
     #[inline]
-    pub(crate) fn outside_inside_run(
-        self,
-        data: &[u8],
-        n: &[u8; 5],
-        out: &mut [u64; RUN],
-        ins: &mut [u64; RUN],
-    ) -> usize {
+    pub(crate) fn reader_masks(self, data: &[u8], n: &[u8; 5], out: &mut RunMasks) -> usize {
         let data = &data[..data.len().min(RUN * BLOCK)];
         match self.0 {
-            Imp::Scalar => run_blocks(data, out, ins, |b| {
+            Imp::Scalar => run_blocks(data, out, |b| {
                 let [d, q, cr, lf, e] = scalar::masks(b, n);
-                (d | q | cr | lf, q | e | lf)
+                [d | q | cr | lf, q | e | lf, d]
             }),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: SSE2 is part of the x86_64 baseline.
-            Imp::Sse2 => unsafe { x86_64::outside_inside_run_sse2(data, n, out, ins) },
+            Imp::Sse2 => unsafe { x86_64::reader_masks_sse2(data, n, out) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Imp::Avx2` is only built by `Kernel::avx2`, after
             // checking that the CPU supports AVX2.
-            Imp::Avx2 => unsafe { x86_64::outside_inside_run_avx2(data, n, out, ins) },
+            Imp::Avx2 => unsafe { x86_64::reader_masks_avx2(data, n, out) },
         }
         data.len()
     }
 }
 
-/// Classify `data` (at most `RUN` blocks) block by block with `f`; the
-/// last partial block is zero-padded and its bits past the data cleared.
+/// The reader's masks of a run of up to [`RUN`] blocks (see
+/// [`Kernel::reader_masks`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RunMasks {
+    pub(crate) outside: [u64; RUN],
+    pub(crate) inside: [u64; RUN],
+    /// The delimiter alone: the plain path tells a field's end from a
+    /// terminator or quote by this bit rather than by loading the byte.
+    pub(crate) delim: [u64; RUN],
+}
+
+/// Classify `data` (at most `RUN` blocks) block by block with `f`, which
+/// returns a block's outside, inside and delimiter masks; the last partial
+/// block is zero-padded and its bits past the data cleared.
 #[inline(always)]
-fn run_blocks(
-    data: &[u8],
-    out: &mut [u64; RUN],
-    ins: &mut [u64; RUN],
-    mut f: impl FnMut(&[u8; BLOCK]) -> (u64, u64),
-) {
+fn run_blocks(data: &[u8], out: &mut RunMasks, mut f: impl FnMut(&[u8; BLOCK]) -> [u64; 3]) {
     let mut chunks = data.chunks_exact(BLOCK);
-    let mut masks = out.iter_mut().zip(ins.iter_mut());
-    for (c, (o, i)) in (&mut chunks).zip(&mut masks) {
+    let mut j = 0;
+    for c in &mut chunks {
         let full: &[u8; BLOCK] = c.try_into().expect("a whole block");
-        (*o, *i) = f(full);
+        [out.outside[j % RUN], out.inside[j % RUN], out.delim[j % RUN]] = f(full);
+        j += 1;
     }
     let rest = chunks.remainder();
-    if let (false, Some((o, i))) = (rest.is_empty(), masks.next()) {
+    if !rest.is_empty() && j < RUN {
         let mut pad = [0u8; BLOCK];
         pad[..rest.len()].copy_from_slice(rest);
         let keep = (1u64 << rest.len()) - 1;
-        let (po, pi) = f(&pad);
-        (*o, *i) = (po & keep, pi & keep);
+        let [o, i, d] = f(&pad);
+        [out.outside[j], out.inside[j], out.delim[j]] = [o & keep, i & keep, d & keep];
     }
 }
 
@@ -220,13 +222,15 @@ mod tests {
             for lead in 0..BLOCK {
                 for len in [0, 1, 63, 64, 65, 127, 128, 200, 255, 256, 257, 400] {
                     let data = &data[lead * 7..lead * 7 + len];
-                    let (mut out, mut ins) = ([!0; RUN], [!0; RUN]);
-                    let n = k.outside_inside_run(data, &needles, &mut out, &mut ins);
+                    let mut m =
+                        RunMasks { outside: [!0; RUN], inside: [!0; RUN], delim: [!0; RUN] };
+                    let n = k.reader_masks(data, &needles, &mut m);
                     assert_eq!(n, len.min(RUN * BLOCK));
                     for (j, c) in data[..n].chunks(BLOCK).enumerate() {
                         let [d, q, cr, lf, e] = Kernel::scalar().masks_partial(c, &needles);
-                        let want = (d | q | cr | lf, q | e | lf);
-                        assert_eq!((out[j], ins[j]), want, "{} {lead} {len} {j}", k.name());
+                        let want = (d | q | cr | lf, q | e | lf, d);
+                        let got = (m.outside[j], m.inside[j], m.delim[j]);
+                        assert_eq!(got, want, "{} {lead} {len} {j}", k.name());
                     }
                 }
             }
