@@ -424,7 +424,9 @@ pub(crate) fn fast_decimal(f: &[u8]) -> Option<f64> {
     if digits == 0 || digits > 15 {
         return None;
     }
-    let v = mant as f64 / POW10[scale];
+    // Through i64 (exact: below 10^15): x86_64 converts it in one
+    // instruction, a u64 in six.
+    let v = mant as i64 as f64 / POW10[scale];
     Some(if neg { -v } else { v })
 }
 
