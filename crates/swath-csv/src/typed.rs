@@ -144,6 +144,14 @@ macro_rules! unsigned {
         impl FromField<'_> for $t {
             #[inline]
             fn from_field(f: &[u8]) -> std::result::Result<Self, FieldError> {
+                // Up to 8 plain digits, the common case, before looking for
+                // a sign: a `+` is not a digit, so it fails here and takes
+                // the general path, errors included.
+                if (1..=8).contains(&f.len()) {
+                    if let Some(v) = eight_digits(f) {
+                        return <$t>::from_u64(v, false).ok_or_else(|| "number out of range".into());
+                    }
+                }
                 let digits = f.strip_prefix(b"+").unwrap_or(f);
                 parse_digits::<$t>(digits, false)
             }
