@@ -2,7 +2,7 @@
 
 use std::arch::x86_64::*;
 
-use super::BLOCK;
+use super::{run_blocks, RunMasks, BLOCK};
 
 /// # Safety
 ///
@@ -57,51 +57,55 @@ pub(super) unsafe fn masks_avx2<const N: usize>(
     out
 }
 
-/// The reader's two masks at once (see `Kernel::outside_inside`): the
-/// comparisons are OR-ed as vectors, so one `movemask` per half and mask.
+/// The reader's masks over a run of blocks (see `Kernel::reader_masks`):
+/// the needles broadcast once, the comparisons OR-ed as vectors, so one
+/// `movemask` per half and mask.
 ///
 /// # Safety
 ///
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn outside_inside_avx2(block: &[u8; BLOCK], n: &[u8; 5]) -> (u64, u64) {
-    let p = block.as_ptr() as *const __m256i;
-    // SAFETY: `block` is 64 bytes long: two unaligned 32-byte loads.
-    let (lo, hi) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+pub(super) unsafe fn reader_masks_avx2(data: &[u8], n: &[u8; 5], out: &mut RunMasks) {
     let [d, q, cr, lf, e] = n.map(|b| _mm256_set1_epi8(b as i8));
     let half = |v: __m256i| {
-        let (eq_q, eq_lf) = (_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, lf));
+        let (eq_q, eq_lf, eq_d) =
+            (_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, lf), _mm256_cmpeq_epi8(v, d));
         let both = _mm256_or_si256(eq_q, eq_lf);
-        let out = _mm256_or_si256(
-            both,
-            _mm256_or_si256(_mm256_cmpeq_epi8(v, d), _mm256_cmpeq_epi8(v, cr)),
-        );
+        let out = _mm256_or_si256(both, _mm256_or_si256(eq_d, _mm256_cmpeq_epi8(v, cr)));
         let ins = _mm256_or_si256(both, _mm256_cmpeq_epi8(v, e));
-        (_mm256_movemask_epi8(out) as u32 as u64, _mm256_movemask_epi8(ins) as u32 as u64)
+        [out, ins, eq_d].map(|m| _mm256_movemask_epi8(m) as u32 as u64)
     };
-    let (ol, il) = half(lo);
-    let (oh, ih) = half(hi);
-    (ol | (oh << 32), il | (ih << 32))
+    run_blocks(data, out, |block| {
+        let p = block.as_ptr() as *const __m256i;
+        // SAFETY: `block` is 64 bytes long: two unaligned 32-byte loads.
+        let (lo, hi) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+        let (l, h) = (half(lo), half(hi));
+        [l[0] | (h[0] << 32), l[1] | (h[1] << 32), l[2] | (h[2] << 32)]
+    });
 }
 
-/// As [`outside_inside_avx2`], 16 bytes at a time.
+/// As [`reader_masks_avx2`], 16 bytes at a time.
 ///
 /// # Safety
 ///
 /// The CPU must support SSE2 (every x86_64 CPU does).
 #[target_feature(enable = "sse2")]
-pub(super) unsafe fn outside_inside_sse2(block: &[u8; BLOCK], n: &[u8; 5]) -> (u64, u64) {
-    let p = block.as_ptr() as *const __m128i;
+pub(super) unsafe fn reader_masks_sse2(data: &[u8], n: &[u8; 5], out: &mut RunMasks) {
     let [d, q, cr, lf, e] = n.map(|b| _mm_set1_epi8(b as i8));
-    let (mut out, mut ins) = (0u64, 0u64);
-    for j in 0..4 {
-        // SAFETY: `block` is 64 bytes long: four unaligned 16-byte loads.
-        let v = unsafe { _mm_loadu_si128(p.add(j)) };
-        let both = _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, lf));
-        let o = _mm_or_si128(both, _mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, cr)));
-        let i = _mm_or_si128(both, _mm_cmpeq_epi8(v, e));
-        out |= (_mm_movemask_epi8(o) as u32 as u64) << (16 * j);
-        ins |= (_mm_movemask_epi8(i) as u32 as u64) << (16 * j);
-    }
-    (out, ins)
+    run_blocks(data, out, |block| {
+        let p = block.as_ptr() as *const __m128i;
+        let mut m = [0u64; 3];
+        for j in 0..4 {
+            // SAFETY: `block` is 64 bytes long: four unaligned 16-byte loads.
+            let v = unsafe { _mm_loadu_si128(p.add(j)) };
+            let eq_d = _mm_cmpeq_epi8(v, d);
+            let both = _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, lf));
+            let o = _mm_or_si128(both, _mm_or_si128(eq_d, _mm_cmpeq_epi8(v, cr)));
+            let i = _mm_or_si128(both, _mm_cmpeq_epi8(v, e));
+            for (m, v) in m.iter_mut().zip([o, i, eq_d]) {
+                *m |= (_mm_movemask_epi8(v) as u32 as u64) << (16 * j);
+            }
+        }
+        m
+    });
 }
