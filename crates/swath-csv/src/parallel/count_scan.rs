@@ -235,6 +235,12 @@ impl Validator {
             if !hy.clean {
                 continue;
             }
+            if inq == !0 && q == 0 {
+                // Inside one quoted field all along (the wrong hypothesis
+                // of a block without quotes, usually): nothing to see.
+                (hy.tout, hy.close) = (0, 0);
+                continue;
+            }
             let tout = term & !inq;
             let prev_tout = (tout << 1) | hy.tout;
             let start =
