@@ -176,21 +176,31 @@ impl Validator {
     /// is available.
     #[inline(always)]
     fn feed_body<const WIDE: bool>(&mut self, data: &[u8]) {
-        for (b, block) in data.chunks(BLOCK).enumerate() {
+        let mut at = 0;
+        while at < data.len() {
             if !self.out.hyp[0].clean && !self.out.hyp[1].clean {
-                // Nothing left to check: only lines and quote parity.
-                let rest = &data[b * BLOCK..];
-                self.out.lf += swath::count::count_byte(rest, b'\n');
-                if let Some(q) = self.opts.quote {
-                    if swath::count::count_byte(rest, q) % 2 == 1 {
-                        self.inside = !self.inside;
-                    }
-                }
-                self.pos += rest.len() as u64;
+                self.count_rest(&data[at..]);
                 return;
             }
-            self.block::<WIDE>(block);
+            // A full block has its length as a constant: masks and shifts
+            // by 63 rather than by a variable.
+            match data.get(at..at + BLOCK) {
+                Some(full) => self.block::<WIDE, BLOCK>(full),
+                None => self.block::<WIDE, 0>(&data[at..]),
+            }
+            at += BLOCK;
         }
+    }
+
+    /// Nothing left to check: only lines and quote parity.
+    fn count_rest(&mut self, rest: &[u8]) {
+        self.out.lf += swath::count::count_byte(rest, b'\n');
+        if let Some(q) = self.opts.quote {
+            if swath::count::count_byte(rest, q) % 2 == 1 {
+                self.inside = !self.inside;
+            }
+        }
+        self.pos += rest.len() as u64;
     }
 
     /// The findings so far (all but `odd_quotes`).
@@ -204,10 +214,13 @@ impl Validator {
         self.out
     }
 
+    /// One block of up to 64 bytes; `LEN` is 64 when the caller knows it
+    /// is full, 0 otherwise.
     #[inline(always)]
-    fn block<const WIDE: bool>(&mut self, block: &[u8]) {
+    fn block<const WIDE: bool, const LEN: usize>(&mut self, block: &[u8]) {
+        let len = if LEN == BLOCK { BLOCK } else { block.len() };
         // Full blocks straight to `masks`, which then inlines into
-        // `feed_wide`; only the chunk's last block may be partial.
+        // `feed_wide`.
         let [d, mut q, cr, lf] = match <&[u8; BLOCK]>::try_from(block) {
             Ok(full) => self.kernel.masks(full, &self.needles),
             Err(_) => self.kernel.masks_partial(block, &self.needles),
@@ -215,8 +228,16 @@ impl Validator {
         if self.opts.quote.is_none() {
             q = 0;
         }
-        let valid = if block.len() == BLOCK { !0u64 } else { (1u64 << block.len()) - 1 };
-        let last = (block.len() - 1) as u32;
+        let m = Masks {
+            d,
+            q,
+            lf,
+            term: cr | lf,
+            prev_cr: (cr << 1) | self.cr,
+            prev_sep: ((d | cr | lf) << 1) | self.sep,
+            valid: if len == BLOCK { !0u64 } else { (1u64 << len) - 1 },
+            last: (len - 1) as u32,
+        };
         // Bit i: inside quotes after byte i, under hypothesis 0.
         #[cfg(target_arch = "x86_64")]
         let in0 = if WIDE {
@@ -227,83 +248,100 @@ impl Validator {
         } ^ self.inside;
         #[cfg(not(target_arch = "x86_64"))]
         let in0 = prefix_xor(q) ^ self.inside;
-        let term = cr | lf;
-        let prev_cr = (cr << 1) | self.cr;
-        let prev_sep = ((d | term) << 1) | self.sep;
-        for (h, inq) in [in0, !in0].into_iter().enumerate() {
-            let hy = &mut self.out.hyp[h];
-            if !hy.clean {
-                continue;
-            }
-            if inq == !0 && q == 0 {
-                // Inside one quoted field all along (the wrong hypothesis
-                // of a block without quotes, usually): nothing to see.
-                (hy.tout, hy.close) = (0, 0);
-                continue;
-            }
-            let tout = term & !inq;
-            let prev_tout = (tout << 1) | hy.tout;
-            let start =
-                if self.opts.skip_empty { prev_tout & !term } else { prev_tout & !(prev_cr & lf) }
-                    & valid;
-            let open = q & inq;
-            let close = q & !inq;
-            let prev_close = (close << 1) | hy.close;
-            let doubled = if self.opts.double_quote { prev_close } else { 0 };
-            let after_close = d | term | if self.opts.double_quote { q } else { 0 };
-            let mut bad = (open & !(prev_sep | doubled)) | (prev_close & !after_close & valid);
-            if hy.first.is_none() {
-                // What comes before the first record start is the seam's.
-                bad &= if start == 0 { 0 } else { !0u64 << start.trailing_zeros() };
-            }
-            if bad != 0 {
-                // Not clean from the first start on: the chain must see
-                // the start to know it cannot skip this chunk.
-                hy.first = hy.first.or(Some((self.pos + u64::from(start.trailing_zeros()), 0)));
-                hy.clean = false;
-                continue;
-            }
-            let dout = d & !inq;
-            let mut s = start;
-            while s != 0 {
-                let p = s.trailing_zeros();
-                let below = (1u64 << p) - 1;
-                let delims = hy.delims + u64::from((dout & below).count_ones());
-                let terms = hy.terms + u64::from((tout & below).count_ones());
-                let at =
-                    (self.pos + u64::from(p), self.out.lf + u64::from((lf & below).count_ones()));
-                if let Some((prev_at, _)) = hy.last {
-                    let fields = delims - hy.delims_at_last + 1;
-                    let bytes = at.0 - prev_at - (terms - hy.terms_at_last);
-                    if fields > self.opts.max_fields
-                        || self.opts.fields.is_some_and(|f| f != fields)
-                        || bytes > self.opts.max_record
-                    {
-                        hy.clean = false;
-                        break;
-                    }
-                } else {
-                    hy.first = Some(at);
-                }
-                hy.last = Some(at);
-                hy.delims_at_last = delims;
-                hy.terms_at_last = terms;
-                hy.starts += 1;
-                s &= s - 1;
-            }
-            hy.delims += u64::from(dout.count_ones());
-            hy.terms += u64::from(tout.count_ones());
-            hy.tout = (tout >> last) & 1;
-            hy.close = (close >> last) & 1;
-        }
-        self.cr = (cr >> last) & 1;
-        self.sep = ((d | term) >> last) & 1;
+        let [h0, h1] = &mut self.out.hyp;
+        hypothesis(h0, &self.opts, &m, in0, self.pos, self.out.lf);
+        hypothesis(h1, &self.opts, &m, !in0, self.pos, self.out.lf);
+        self.cr = (cr >> m.last) & 1;
+        self.sep = ((d | m.term) >> m.last) & 1;
         self.out.lf += u64::from(lf.count_ones());
         if q.count_ones() % 2 == 1 {
             self.inside = !self.inside;
         }
-        self.pos += block.len() as u64;
+        self.pos += len as u64;
     }
+}
+
+/// One block's masks, shared by both hypotheses.
+struct Masks {
+    d: u64,
+    q: u64,
+    lf: u64,
+    /// `\r` or `\n`.
+    term: u64,
+    /// The byte before is `\r`; a delimiter or a terminator.
+    prev_cr: u64,
+    prev_sep: u64,
+    /// The bytes of the block, and the index of its last one.
+    valid: u64,
+    last: u32,
+}
+
+/// Follow one hypothesis through a block, `inq` being its inside-quotes
+/// mask, `pos` the block's offset and `lf` the `\n` bytes before it in
+/// the chunk.
+#[inline(always)]
+fn hypothesis(hy: &mut Hypothesis, opts: &CountOpts, m: &Masks, inq: u64, pos: u64, lf: u64) {
+    if !hy.clean {
+        return;
+    }
+    if inq == !0 && m.q == 0 {
+        // Inside one quoted field all along (the wrong hypothesis of a
+        // block without quotes, usually): nothing to see.
+        (hy.tout, hy.close) = (0, 0);
+        return;
+    }
+    let tout = m.term & !inq;
+    let prev_tout = (tout << 1) | hy.tout;
+    let start = if opts.skip_empty { prev_tout & !m.term } else { prev_tout & !(m.prev_cr & m.lf) }
+        & m.valid;
+    let open = m.q & inq;
+    let close = m.q & !inq;
+    let prev_close = (close << 1) | hy.close;
+    let doubled = if opts.double_quote { prev_close } else { 0 };
+    let after_close = m.d | m.term | if opts.double_quote { m.q } else { 0 };
+    let mut bad = (open & !(m.prev_sep | doubled)) | (prev_close & !after_close & m.valid);
+    if hy.first.is_none() {
+        // What comes before the first record start is the seam's.
+        bad &= if start == 0 { 0 } else { !0u64 << start.trailing_zeros() };
+    }
+    if bad != 0 {
+        // Not clean from the first start on: the chain must see the start
+        // to know it cannot skip this chunk.
+        hy.first = hy.first.or(Some((pos + u64::from(start.trailing_zeros()), 0)));
+        hy.clean = false;
+        return;
+    }
+    let dout = m.d & !inq;
+    let mut s = start;
+    while s != 0 {
+        let p = s.trailing_zeros();
+        let below = (1u64 << p) - 1;
+        let delims = hy.delims + u64::from((dout & below).count_ones());
+        let terms = hy.terms + u64::from((tout & below).count_ones());
+        let at = (pos + u64::from(p), lf + u64::from((m.lf & below).count_ones()));
+        if let Some((prev_at, _)) = hy.last {
+            let fields = delims - hy.delims_at_last + 1;
+            let bytes = at.0 - prev_at - (terms - hy.terms_at_last);
+            if fields > opts.max_fields
+                || opts.fields.is_some_and(|f| f != fields)
+                || bytes > opts.max_record
+            {
+                hy.clean = false;
+                return;
+            }
+        } else {
+            hy.first = Some(at);
+        }
+        hy.last = Some(at);
+        hy.delims_at_last = delims;
+        hy.terms_at_last = terms;
+        hy.starts += 1;
+        s &= s - 1;
+    }
+    hy.delims += u64::from(dout.count_ones());
+    hy.terms += u64::from(tout.count_ones());
+    hy.tout = (tout >> m.last) & 1;
+    hy.close = (close >> m.last) & 1;
 }
 
 /// The scalar twin of [`Validator`]: a byte loop per hypothesis, following
