@@ -4,9 +4,9 @@
 //! it is on PATH, on the generated 5M-row file and on a variant where 20%
 //! of the rows hold a newline inside quotes. Warm cache, medians; every
 //! entry's answer is checked (record count; selected output bytes). The
-//! commands' output goes to a file next to the input, read back after
-//! each timed run: a pipe read by this process while the command runs
-//! would take one of the two cores from it.
+//! commands' output goes to a file (in /dev/shm when there is one), read
+//! back after each timed run: a pipe read by this process while the
+//! command runs would take one of the two cores from it.
 //!
 //! `cargo build --release -p swath-cli -p swath-bench && target/release/csv_parallel [--rows 5000000] [--runs 5] [--dir DIR]`
 
@@ -104,8 +104,15 @@ fn select_series(
 ) {
     // The answer every entry must give: the bytes the csv crate writes.
     let expect = csv_select(path);
-    // Commands write to a file, checked after each timed run.
-    let out = path.with_extension("select.out");
+    // Commands write to a file, checked (and removed) after each timed
+    // run; in memory when /dev/shm is there, so that the disk's writeback
+    // does not take the cores the commands are measured on.
+    let shm = Path::new("/dev/shm");
+    let out = if shm.is_dir() {
+        shm.join(format!("swath-bench-select-{}.out", std::process::id()))
+    } else {
+        path.with_extension("select.out")
+    };
     let mut table: Vec<Measured> = Vec::new();
     for t in ["1", "2"] {
         let name = format!("swath csv select -t {t}");
@@ -144,7 +151,8 @@ fn to_file(cmd: &mut Command, out: &Path) {
     assert!(status.success(), "{cmd:?} failed");
 }
 
-/// Size and `\n` count of the file at `path`.
+/// Size and `\n` count of the file at `path`, which is then removed (so
+/// that the next timed run does not pay for truncating it).
 fn file_bytes(path: &Path) -> (u64, u64) {
     let mut f = std::fs::File::open(path).expect("open the output");
     let mut buf = vec![0u8; 1 << 20];
@@ -152,6 +160,7 @@ fn file_bytes(path: &Path) -> (u64, u64) {
     loop {
         let n = f.read(&mut buf).expect("read the output");
         if n == 0 {
+            let _ = std::fs::remove_file(path);
             return (bytes, lines);
         }
         bytes += n as u64;
@@ -194,9 +203,16 @@ impl Write for Counter {
 }
 
 fn speedup(table: &[Measured], one: &str, two: &str) {
-    let median = |n: &str| table.iter().find(|m| m.name == n).map(|m| m.median().as_secs_f64());
-    if let (Some(a), Some(b)) = (median(one), median(two)) {
-        println!("2 threads vs 1: {:.2}x (target >= 1.8x)", a / b);
+    let find = |n: &str| table.iter().find(|m| m.name == n);
+    if let (Some(a), Some(b)) = (find(one), find(two)) {
+        let best = |m: &Measured| m.times.iter().min().copied().unwrap_or_default().as_secs_f64();
+        // On a shared machine the medians move with the neighbours' load;
+        // the best runs show what the code does when it has the cores.
+        println!(
+            "2 threads vs 1: {:.2}x at the medians, {:.2}x at the best runs (target >= 1.8x)",
+            a.median().as_secs_f64() / b.median().as_secs_f64(),
+            best(a) / best(b)
+        );
     }
     for m in table {
         println!("  {:<32} {:>9.1} MB/s", m.name, m.gbps() * 1000.0);
