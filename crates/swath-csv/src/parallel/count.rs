@@ -76,7 +76,7 @@ impl ParallelReader {
         ctx.expected = pre.expected_fields();
         let header = u64::from(ctx.headers.is_some());
         let Some(top) = pre.next_record_start().ok()? else {
-            self.mode = Mode::Scanned { threads: 1, chunks: 0 };
+            self.mode = Mode::Scanned { threads: self.threads, chunks: 0 };
             return Some(pre.records_read() - header);
         };
         let mut records = pre.records_read();

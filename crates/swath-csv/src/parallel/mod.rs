@@ -127,18 +127,23 @@ pub enum Mode {
 
 impl fmt::Display for Mode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         match self {
             Mode::NotRun => write!(f, "not run"),
-            Mode::Parallel { threads, tasks, reread: 0 } => {
-                write!(f, "parallel: {tasks} chunks on {threads} threads, all verified")
+            Mode::Parallel { threads, tasks, reread } => {
+                let (tasks, threads) = (n(*tasks, "chunk"), n(*threads, "thread"));
+                write!(f, "parallel: {tasks} on {threads}, all verified")?;
+                if *reread > 0 {
+                    write!(f, " ({reread} read again from the verified start)")?;
+                }
+                Ok(())
             }
-            Mode::Parallel { threads, tasks, reread } => write!(
-                f,
-                "parallel: {tasks} chunks on {threads} threads, all verified \
-                 ({reread} read again from the verified start)"
-            ),
+            Mode::Scanned { chunks: 0, .. } => {
+                write!(f, "validating scan: nothing to scan past the first records")
+            }
             Mode::Scanned { threads, chunks } => {
-                write!(f, "validating scan: {chunks} chunks on {threads} threads, seams read")
+                let (chunks, threads) = (n(*chunks, "chunk"), n(*threads, "thread"));
+                write!(f, "validating scan: {chunks} on {threads}, seams read")
             }
             Mode::Sequential(why) => write!(f, "sequential: {why}"),
             Mode::Resumed { byte, reason } => {
