@@ -207,7 +207,7 @@ impl<W: io::Write> Writer<W> {
     ///
     /// A field beyond the expected count: the whole open record is
     /// discarded, nothing of it is written.
-    #[inline]
+    #[inline(always)]
     pub fn write_field<T: ToField + ?Sized>(&mut self, field: &T) -> Result<(), WriteError> {
         self.enc.check_more(1).map_err(|e| self.count_error(e))?;
         self.enc.field(field);
