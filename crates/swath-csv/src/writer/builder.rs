@@ -226,7 +226,7 @@ pub(crate) struct Config {
 }
 
 impl Config {
-    fn new(b: &WriterBuilder) -> Config {
+    pub(crate) fn new(b: &WriterBuilder) -> Config {
         let mut special = [false; 256];
         let mut escaped = [false; 256];
         for byte in [b.delimiter, b.quote, b'\r', b'\n'] {

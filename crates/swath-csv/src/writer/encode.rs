@@ -4,7 +4,7 @@
 
 use super::builder::{Config, QuoteStyle, Terminator};
 use super::quote::{
-    is_formula_start, looks_numeric, needs_quotes, prefix_in_place, quote_in_place,
+    is_formula_start, looks_numeric, needs_quotes, prefix_in_place, quote_from, quote_in_place,
 };
 use super::to_field::{extend_small, FieldBuf, FieldKind, ToField};
 
@@ -112,12 +112,14 @@ impl Encoder {
                 (Some(c), Some(&first)) => c == first,
                 _ => false,
             };
-            let special = match src {
-                Some(src) => cfg.specials.any_in(src),
-                None => cfg.specials.any_in_tail(&self.buf, start),
-            };
-            if comment || special {
-                quote_in_place(&self.cfg, &mut self.buf, start);
+            match src {
+                Some(src) if comment || cfg.specials.any_in(src) => {
+                    quote_from(&self.cfg, &mut self.buf, start, src);
+                }
+                None if comment || cfg.specials.any_in_tail(&self.buf, start) => {
+                    quote_in_place(&self.cfg, &mut self.buf, start);
+                }
+                _ => {}
             }
             return;
         }

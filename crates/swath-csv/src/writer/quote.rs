@@ -63,7 +63,70 @@ pub(crate) fn quote_in_place(cfg: &Config, buf: &mut Vec<u8>, start: usize) {
     debug_assert_eq!(w, start);
 }
 
+/// Replace `buf[start..]`, a copy of `src`, by `src` quoted: the forward
+/// twin of [`quote_in_place`] for callers that still have the source,
+/// copying the runs between escaped bytes whole (found with `memchr`).
+#[cold]
+pub(crate) fn quote_from(cfg: &Config, buf: &mut Vec<u8>, start: usize, src: &[u8]) {
+    debug_assert_eq!(&buf[start..], src);
+    buf.truncate(start);
+    buf.reserve(src.len() + 2);
+    buf.push(cfg.quote);
+    let esc = cfg.escape.unwrap_or(cfg.quote);
+    let mut rest = src;
+    loop {
+        let next = match cfg.escape {
+            None => memchr::memchr(cfg.quote, rest),
+            Some(e) => memchr::memchr2(cfg.quote, e, rest),
+        };
+        let Some(i) = next else {
+            buf.extend_from_slice(rest);
+            break;
+        };
+        buf.extend_from_slice(&rest[..i]);
+        buf.push(esc);
+        buf.push(rest[i]);
+        rest = &rest[i + 1..];
+    }
+    buf.push(cfg.quote);
+}
+
 /// Put `byte` in front of `buf[start..]`.
 pub(crate) fn prefix_in_place(buf: &mut Vec<u8>, start: usize, byte: u8) {
     buf.insert(start, byte);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::writer::WriterBuilder;
+
+    #[test]
+    fn quoting_from_the_source_equals_quoting_in_place() {
+        let mut seed = 0x2545f4914f6cdd1du64;
+        let alphabet = b"ab\"\\,\n'x";
+        for escape in [None, Some(b'\\')] {
+            for quote in [b'"', b'\''] {
+                let mut b = WriterBuilder::new();
+                b.quote(quote).escape(escape);
+                let cfg = Config::new(&b);
+                for len in 0..40 {
+                    let src: Vec<u8> = (0..len)
+                        .map(|_| {
+                            seed ^= seed << 13;
+                            seed ^= seed >> 7;
+                            seed ^= seed << 17;
+                            alphabet[(seed % alphabet.len() as u64) as usize]
+                        })
+                        .collect();
+                    let mut a = b"prefix,".to_vec();
+                    a.extend_from_slice(&src);
+                    let mut b = a.clone();
+                    quote_in_place(&cfg, &mut a, 7);
+                    quote_from(&cfg, &mut b, 7, &src);
+                    assert_eq!(a, b, "{:?} {escape:?} {}", String::from_utf8_lossy(&src), quote);
+                }
+            }
+        }
+    }
 }
