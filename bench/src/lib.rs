@@ -79,27 +79,6 @@ pub fn measure<T: PartialEq + std::fmt::Debug>(
     Measured { name: name.to_string(), times, bytes, note: String::new() }
 }
 
-/// Like [`measure`], timing `run` alone: `check` runs after each run,
-/// untimed, and returns the answer (for outputs too big to check while the
-/// command runs: a reader in this process would take CPU from it).
-pub fn measure_then_check<T: PartialEq + std::fmt::Debug>(
-    name: &str,
-    runs: usize,
-    bytes: u64,
-    expect: &T,
-    mut run: impl FnMut(),
-    mut check: impl FnMut() -> T,
-) -> Measured {
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let t = Instant::now();
-        run();
-        times.push(t.elapsed());
-        assert_eq!(&check(), expect, "{name} gave a wrong answer");
-    }
-    Measured { name: name.to_string(), times, bytes, note: String::new() }
-}
-
 /// Run a command, return its stdout and stderr; panic with both on failure.
 pub fn run_command(cmd: &mut Command) -> (String, String) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
