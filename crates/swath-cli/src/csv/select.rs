@@ -75,7 +75,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// A writer in the input's dialect: same delimiter and quote byte, quoting
 /// only where needed.
 pub fn writer_for<W: Write>(opts: &CsvOpts, out: W) -> Writer<W> {
-    WriterBuilder::new().delimiter(opts.delimiter).quote(opts.quote).from_writer(out)
+    dialect(opts).from_writer(out)
+}
+
+/// The input's dialect as writer settings.
+pub fn dialect(opts: &CsvOpts) -> WriterBuilder {
+    let mut b = WriterBuilder::new();
+    b.delimiter(opts.delimiter).quote(opts.quote);
+    b
 }
 
 /// Copy the chosen columns of every record; the first record is the
