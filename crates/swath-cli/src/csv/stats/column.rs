@@ -100,12 +100,12 @@ impl Column {
             Kind::String => self.kinds |= STRING,
         }
         match &mut self.first {
-            Some(f) if field < f.as_slice() => replace(f, field),
+            Some(f) if before(field, f) => replace(f, field),
             None => self.first = Some(field.to_vec()),
             _ => {}
         }
         match &mut self.last {
-            Some(l) if field > l.as_slice() => replace(l, field),
+            Some(l) if before(l, field) => replace(l, field),
             None => self.last = Some(field.to_vec()),
             _ => {}
         }
@@ -224,6 +224,16 @@ impl Column {
 }
 
 /// Copy `src` into `dst`, reusing its allocation.
+/// `a < b`, bytewise. Most values differ from the extremes in their first
+/// byte: that decides without a `memcmp` call (a seventh of `stats`).
+#[inline]
+fn before(a: &[u8], b: &[u8]) -> bool {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x < y,
+        _ => a < b,
+    }
+}
+
 fn replace(dst: &mut Vec<u8>, src: &[u8]) {
     dst.clear();
     dst.extend_from_slice(src);

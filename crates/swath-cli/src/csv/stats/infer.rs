@@ -16,22 +16,19 @@ pub enum Kind {
     String,
 }
 
-/// Classify `field` (non-empty).
+/// Classify `field` (non-empty). Every kind but `String` is ASCII, so
+/// the bytes need no UTF-8 check (it was a tenth of `stats`).
 pub fn classify(field: &[u8]) -> Kind {
-    let Ok(s) = std::str::from_utf8(field) else {
-        return Kind::String;
-    };
     if let Some(n) = integer(field) {
         return Kind::Integer(n);
     }
     if looks_numeric(field) {
-        if let Ok(x) = s.parse::<f64>() {
-            if x.is_finite() {
-                return Kind::Float(x);
-            }
+        let x = std::str::from_utf8(field).ok().and_then(|s| s.parse::<f64>().ok());
+        if let Some(x) = x.filter(|x| x.is_finite()) {
+            return Kind::Float(x);
         }
     }
-    if s.eq_ignore_ascii_case("true") || s.eq_ignore_ascii_case("false") {
+    if field.eq_ignore_ascii_case(b"true") || field.eq_ignore_ascii_case(b"false") {
         return Kind::Boolean;
     }
     if is_date(field) {
