@@ -145,6 +145,9 @@ mod tests {
         ] {
             assert_eq!(classify(s.as_bytes()), Kind::String, "{s}");
         }
-        assert_eq!(classify(b"\xff"), Kind::String);
+        // Bytes that are not UTF-8 never pass for a number, boolean or date.
+        for b in [&b"\xff"[..], b"12\xff", b"\xef\xbb\xbf1", b"tru\xe9", b"2024-01-31\xff"] {
+            assert_eq!(classify(b), Kind::String, "{b:?}");
+        }
     }
 }
