@@ -133,7 +133,8 @@ impl ParOpts {
         swath_csv::ParallelReader::new(b, opts.path())
             .threads(self.threads)
             .chunk_size(self.chunk_size)
-            // No command here looks at a record's number; errors stay exact.
+            // No command here looks at a record's number or line; errors
+            // stay exact.
             .relative_numbers(true)
     }
 
