@@ -108,9 +108,13 @@ fn verbose_says_how_and_pipes_are_sequential() {
     let out = swath(&["csv", "count", "-v", "-t", "2", "--chunk-size", "4096", path]);
     let note = String::from_utf8(out.stderr).unwrap();
     assert!(note.contains("validating scan:") && note.contains("on 2 threads"), "{note}");
-    let out = swath(&["csv", "to-json", "-v", "-t", "2", "--chunk-size", "4096", path]);
-    let note = String::from_utf8(out.stderr).unwrap();
-    assert!(note.contains("parallel:") && note.contains("all verified"), "{note}");
+    for cmd in [&["to-json"][..], &["select", "-c", "1"]] {
+        let mut args = vec!["csv"];
+        args.extend_from_slice(cmd);
+        args.extend(["-v", "-t", "2", "--chunk-size", "4096", path]);
+        let note = String::from_utf8(swath(&args).stderr).unwrap();
+        assert!(note.contains("parallel:") && note.contains("all verified"), "{cmd:?}: {note}");
+    }
     let out = swath(&["csv", "count", "-v", "-t", "2", "--comment", "#", path]);
     let note = String::from_utf8(out.stderr).unwrap();
     assert!(note.contains("sequential: comment lines"), "{note}");
