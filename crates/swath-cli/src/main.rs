@@ -44,10 +44,28 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            let _ = writeln!(io::stderr(), "swath: {err:#}");
+            let _ = writeln!(io::stderr(), "swath: {}", report(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes on one line, each cause once: our error types
+/// show their cause in their own message and also hand it out as their
+/// `source`, so the plain chain would repeat "No such file" three times.
+fn report(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let msg = cause.to_string();
+        if line.contains(&msg) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&msg);
+    }
+    line
 }
 
 /// A closed pipe (`swath ... | head`) is not an error worth a message.
@@ -61,6 +79,16 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
+
+    #[test]
+    fn a_report_names_each_cause_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let err =
+            anyhow::Error::new(io).context("x.csv: No such file").context("cannot read x.csv");
+        assert_eq!(super::report(&err), "cannot read x.csv: x.csv: No such file");
+        let err = anyhow::anyhow!("plain");
+        assert_eq!(super::report(&err), "plain");
+    }
 
     #[test]
     fn cli_definition_is_consistent() {

@@ -135,6 +135,12 @@ fn max_record_size_is_enforced() {
 
 #[test]
 fn a_missing_file_is_an_error_naming_it() {
-    let err = fails(swath().args(["csv", "count", "/nonexistent/x.csv"]));
-    assert!(err.contains("/nonexistent/x.csv"), "{err}");
+    let commands: [&[&str]; 6] =
+        [&["count"], &["check"], &["head"], &["select", "-c", "1"], &["to-json"], &["stats"]];
+    for cmd in commands {
+        let err = fails(swath().arg("csv").args(cmd).arg("/nonexistent/x.csv"));
+        assert!(err.contains("/nonexistent/x.csv"), "{cmd:?}: {err}");
+        // The cause once, not once for each error type that wraps it.
+        assert_eq!(err.matches("No such file").count(), 1, "{cmd:?}: {err}");
+    }
 }
