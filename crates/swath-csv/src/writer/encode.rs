@@ -159,7 +159,7 @@ impl Encoder {
     }
 
     /// Close the open record (no count check: see `check_exact`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn end_row(&mut self) {
         // One empty field alone would be an empty line, which readers skip.
         if self.fields == 1
@@ -175,7 +175,9 @@ impl Encoder {
         }
         self.row_start = self.buf.len();
         self.fields = 0;
-        self.at_start = false;
-        self.fast = self.cfg.style == QuoteStyle::Necessary && !self.cfg.formula_guard;
+        if !self.fast {
+            self.at_start = false;
+            self.fast = self.cfg.style == QuoteStyle::Necessary && !self.cfg.formula_guard;
+        }
     }
 }

@@ -219,6 +219,7 @@ impl<W: io::Write> Writer<W> {
     /// # Errors
     ///
     /// As [`write_row`](Writer::write_row).
+    #[inline]
     pub fn end_record(&mut self) -> Result<(), WriteError> {
         self.enc.check_exact(0).map_err(|e| self.count_error(e))?;
         self.end_and_maybe_flush()
