@@ -318,7 +318,7 @@ impl<R: Read> Reader<R> {
             // `i < data.len() <= max_record`: not too large.
             let n = self.spans.len();
             if data[i] == b'\n' && (self.any_count() || self.expected == Some(n)) {
-                self.line += 1;
+                self.line += 1 + s.lines;
                 self.rec_len = i;
                 self.pending = i + 1;
                 self.has_record = true;

@@ -299,8 +299,9 @@ impl Machine {
     /// The fast path for unquoted fields, from the start of a field at
     /// `s.pos` on: every set bit of the outside mask is a delimiter, a
     /// terminator or a quote, so a record without quotes costs one step per
-    /// field and no state bookkeeping. A quoted field without escapes or
-    /// newlines is taken here too ([`Machine::quoted_field`]). `None` at
+    /// field and no state bookkeeping. A quoted field without escapes is
+    /// taken here too ([`Machine::quoted_field`]), its newlines counted in
+    /// `s.lines`. `None` at
     /// any other quote (left at `s.pos`, with the field it is in started
     /// there), for the general machine.
     #[inline(always)]
@@ -370,7 +371,8 @@ impl Machine {
                 return Some(Step::End(i));
             }
             // A quote.
-            let Some((span, j)) = self.quoted_field(cur, data, off, seg, i, scratch) else {
+            let Some((span, j)) = self.quoted_field(cur, data, off, seg, i, scratch, &mut s.lines)
+            else {
                 s.start_field(seg);
                 s.pos = i;
                 return None;
@@ -394,13 +396,16 @@ impl Machine {
 
     /// A quoted field that opens at `i` (the first byte of the field that
     /// starts at `seg`) and closes before a delimiter or terminator, with no
-    /// escape byte or newline inside: its span and the index of that
-    /// delimiter or terminator. `None` for anything else (a bare quote, an
-    /// escape, a newline, text after the closing quote, the end of the
-    /// data), which the general machine reads. About 10% of the bench's
-    /// records quote a name, half of them with `""` inside; the general
-    /// machine took about 400 instructions for each (callgrind).
+    /// escape byte inside: its span and the index of that delimiter or
+    /// terminator, with the newlines inside added to `lines`. `None` for
+    /// anything else (a bare quote, an escape, text after the closing
+    /// quote, the end of the data), which the general machine reads from
+    /// the field's start; `lines` is then as it was. About 10% of the
+    /// bench's records quote a name, half of them with `""` inside; the
+    /// general machine took about 400 instructions for each (callgrind),
+    /// and as much again for a field with a newline.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn quoted_field(
         &self,
         cur: &mut Cursor,
@@ -409,19 +414,46 @@ impl Machine {
         seg: usize,
         i: usize,
         scratch: &mut Vec<u8>,
+        lines: &mut u64,
     ) -> Option<(Span, usize)> {
         if i != seg {
             return None;
         }
-        let close = cur.next(self, data, off, i + 1, true)?;
-        if data[close] != self.quote {
-            return None;
-        }
+        let mut newlines = 0;
+        let close = self.closing_quote(cur, data, off, i + 1, &mut newlines)?;
         let &after = data.get(close + 1)?;
         if after == self.delim || after == b'\n' || after == b'\r' {
+            *lines += newlines;
             return Some((Span { start: i + 1, end: close }, close + 1));
         }
-        self.doubled_quotes(cur, data, off, i, close, scratch)
+        let found = self.doubled_quotes(cur, data, off, i, close, scratch, &mut newlines)?;
+        *lines += newlines;
+        Some(found)
+    }
+
+    /// The next quote inside a quoted field from `pos` on, counting the
+    /// newlines before it; `None` at an escape byte or the end of the data.
+    #[inline(always)]
+    fn closing_quote(
+        &self,
+        cur: &mut Cursor,
+        data: &[u8],
+        off: u64,
+        mut pos: usize,
+        newlines: &mut u64,
+    ) -> Option<usize> {
+        loop {
+            // Inside quotes the mask stops at quotes, newlines and escapes.
+            let j = cur.next(self, data, off, pos, true)?;
+            match data[j] {
+                b if b == self.quote => return Some(j),
+                b'\n' => {
+                    *newlines += 1;
+                    pos = j + 1;
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// The rest of [`quoted_field`](Self::quoted_field) when a quote
@@ -429,6 +461,7 @@ impl Machine {
     /// unescaped into `scratch` as the general machine does. On `None`,
     /// `scratch` is as it was.
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
     fn doubled_quotes(
         &self,
         cur: &mut Cursor,
@@ -437,6 +470,7 @@ impl Machine {
         i: usize,
         mut close: usize,
         scratch: &mut Vec<u8>,
+        newlines: &mut u64,
     ) -> Option<(Span, usize)> {
         let from = scratch.len();
         let mut seg = i + 1;
@@ -448,9 +482,9 @@ impl Machine {
                 return Some((Span { start: from | SCRATCH, end: scratch.len() }, close + 1));
             }
             let next = (after == self.quote && self.double_quote)
-                .then(|| cur.next(self, data, off, close + 2, true))
+                .then(|| self.closing_quote(cur, data, off, close + 2, newlines))
                 .flatten()
-                .filter(|&j| data[j] == self.quote && j + 1 < data.len());
+                .filter(|&j| j + 1 < data.len());
             let Some(next) = next else {
                 scratch.truncate(from);
                 return None;

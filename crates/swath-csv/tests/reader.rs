@@ -230,3 +230,57 @@ fn builder_rejects_bad_delimiters_with_a_clear_message() {
     // A quote byte as delimiter is fine once quoting is off.
     assert!(ReaderBuilder::new().delimiter(b'"').quoting(false).from_reader(&b""[..]).is_ok());
 }
+
+/// Every record's line is one more than the `\n`s before its first byte
+/// (the obvious twin of the reader's counting), on documents whose quoted
+/// fields hold newlines, doubled quotes and CRLFs, read whole and in small
+/// pieces: the fast path counts the newlines of quoted fields itself.
+#[test]
+fn record_lines_count_the_newlines_inside_quoted_fields() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let pieces: [&[u8]; 9] = [
+        b"ab",
+        b"\"x\ny\"",
+        b"\"\n\n\"",
+        b"\"a\"\"\nb\"",
+        b"\"\"",
+        b"\"q\r\nr\"",
+        b"",
+        b"7",
+        b"\"p\"",
+    ];
+    for case in 0..300 {
+        let mut doc = Vec::new();
+        let fields = 1 + next(4);
+        for _ in 0..1 + next(30) {
+            for f in 0..fields {
+                if f > 0 {
+                    doc.push(b',');
+                }
+                doc.extend_from_slice(pieces[next(pieces.len() as u64) as usize]);
+            }
+            doc.extend_from_slice(if next(4) == 0 { b"\r\n" } else { b"\n" });
+        }
+        for chunk in [1, 5, 64, 1 << 16] {
+            let mut rdr = ReaderBuilder::new()
+                .has_headers(false)
+                .capacity(chunk)
+                .from_reader(Chunked { data: &doc, chunk })
+                .unwrap();
+            let mut n = 0;
+            while let Some(rec) = rdr.next_record().unwrap() {
+                let pos = rec.position();
+                let want = 1 + doc[..pos.byte as usize].iter().filter(|&&b| b == b'\n').count();
+                assert_eq!(pos.line, want as u64, "case {case} chunk {chunk} record {n}");
+                n += 1;
+            }
+            assert!(n > 0);
+        }
+    }
+}
