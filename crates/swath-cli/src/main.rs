@@ -57,7 +57,9 @@ fn report(err: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in err.chain() {
         let msg = cause.to_string();
-        if line.contains(&msg) {
+        // A repeat is the tail of what is already there; a cause that
+        // only happens to occur inside an earlier message is kept.
+        if line.ends_with(&msg) {
             continue;
         }
         if !line.is_empty() {
@@ -88,6 +90,8 @@ mod tests {
         assert_eq!(super::report(&err), "cannot read x.csv: x.csv: No such file");
         let err = anyhow::anyhow!("plain");
         assert_eq!(super::report(&err), "plain");
+        let err = anyhow::anyhow!("5").context("record 5 is bad");
+        assert_eq!(super::report(&err), "record 5 is bad: 5");
     }
 
     #[test]
