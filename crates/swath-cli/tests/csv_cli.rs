@@ -127,6 +127,30 @@ fn to_json_objects_arrays_and_errors() {
 }
 
 #[test]
+fn to_json_writes_a_file_only_when_it_is_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.json");
+    let f = file(GOOD);
+    let want = stdout(swath().args(["csv", "to-json"]).arg(f.path()));
+    // One thread and two (the parallel path writes chunk by chunk).
+    for threads in ["1", "2"] {
+        stdout(swath().args(["csv", "to-json", "-t", threads, "-o"]).arg(&target).arg(f.path()));
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), want, "{threads} threads");
+    }
+    // A bad record past the first: an error, the previous file is left as
+    // it was, and no temporary file stays behind.
+    let bad = file(b"a,b\n1,2\n3,\xff\n");
+    for threads in ["1", "2"] {
+        let err = fails(
+            swath().args(["csv", "to-json", "-t", threads, "-o"]).arg(&target).arg(bad.path()),
+        );
+        assert!(err.contains("record 3 (line 3, byte 10): field 1 is not valid UTF-8"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), want);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "a temporary file was left");
+    }
+}
+
+#[test]
 fn max_record_size_is_enforced() {
     let f = file(b"a\nbbbbbbbbbb\n");
     let err = fails(swath().args(["csv", "count", "--max-record-size", "5"]).arg(f.path()));

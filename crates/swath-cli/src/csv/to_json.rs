@@ -1,13 +1,15 @@
 //! `swath csv to-json`: one JSON value per record per line.
 
 use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::CsvOpts;
 use crate::json::push_string;
+use crate::output::Output;
 
 /// Convert to JSON lines: with headers, one object per record keyed by the
 /// header names in column order; with --no-headers, one array of strings.
@@ -22,35 +24,55 @@ pub struct Args {
     opts: CsvOpts,
     #[command(flatten)]
     par: super::ParOpts,
+    /// Output file, written beside its target and renamed into place on
+    /// success (an error leaves no half-written file); `-` for standard
+    /// output.
+    #[arg(short, long, default_value = "-")]
+    output: PathBuf,
 }
+
+/// The output buffer's size.
+const OUTPUT_BUFFER: usize = 256 << 10;
 
 /// Run `swath csv to-json`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    let out = Output::create(&args.output).with_context(|| cannot_write(&args))?;
+    let mut out = BufWriter::with_capacity(OUTPUT_BUFFER, out);
     if args.par.parallel_input(&args.opts) {
-        return run_parallel(&args);
+        run_parallel(&args, &mut out)?;
+    } else {
+        run_sequential(&args, &mut out)?;
     }
+    let out = out.into_inner().map_err(|e| e.into_error()).with_context(|| cannot_write(&args))?;
+    out.finish().with_context(|| cannot_write(&args))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cannot_write(args: &Args) -> String {
+    format!("cannot write {}", args.output.display())
+}
+
+/// A stream (or one thread): record by record.
+fn run_sequential(args: &Args, out: &mut impl Write) -> Result<()> {
     let mut rdr = args.opts.open(&args.opts.builder())?;
     let headers = header_names(rdr.headers()?)?;
-    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     // One line buffer, reused: no allocation per record.
     let mut line = Vec::with_capacity(4096);
     while let Some(rec) = rdr.next_record()? {
         line.clear();
         push_record(&mut line, &rec, headers.as_deref())?;
-        out.write_all(&line)?;
+        out.write_all(&line).with_context(|| cannot_write(args))?;
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// A regular file on every core: each chunk's lines are built on a worker
 /// and written in file order (swath_csv::parallel's ordered mode, at most
 /// two chunks per thread in memory).
-fn run_parallel(args: &Args) -> Result<ExitCode> {
+fn run_parallel(args: &Args, out: &mut impl Write) -> Result<()> {
     let b = args.opts.builder();
     let mut rdr = args.par.reader(&args.opts, &b);
     let headers = header_names(rdr.headers()?.as_ref())?;
-    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     let mut write_err = None;
     // Chunk outputs are recycled: fresh ones cost a page fault per 4 KiB.
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
@@ -70,11 +92,10 @@ fn run_parallel(args: &Args) -> Result<ExitCode> {
     );
     args.par.note(&args.opts, &rdr);
     if let Some(e) = write_err {
-        return Err(e.into());
+        return Err(e).with_context(|| cannot_write(args));
     }
     res?;
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Each header name as a JSON key, `"name":`, escaped once for all
