@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use anyhow::{Context, Result};
 
 use super::CsvOpts;
-use crate::json::push_string;
+use crate::json::{is_plain_ascii, push_plain, push_string};
 use crate::output::Output;
 
 /// Convert to JSON lines: with headers, one object per record keyed by the
@@ -122,7 +122,6 @@ fn push_record(
 ) -> swath_csv::Result<()> {
     line.push(if headers.is_some() { b'{' } else { b'[' });
     for i in 0..rec.len() {
-        let field = rec.get_str(i)?;
         if i > 0 {
             line.push(b',');
         }
@@ -135,7 +134,11 @@ fn push_record(
                 }
             }
         }
-        push_string(line, field);
+        match rec.get(i) {
+            // Plain ASCII is valid UTF-8 that needs no escape.
+            Some(field) if is_plain_ascii(field) => push_plain(line, field),
+            _ => push_string(line, rec.get_str(i)?),
+        }
     }
     line.extend_from_slice(if headers.is_some() { b"}\n" } else { b"]\n" });
     Ok(())
