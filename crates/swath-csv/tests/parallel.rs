@@ -378,3 +378,33 @@ fn ordered_output_keeps_a_bounded_window_of_chunks() {
         assert!(peak.load(Ordering::SeqCst) <= 2 * threads + 1, "peak {peak:?}");
     }
 }
+
+/// A file cut short while the workers read it: an error that says so,
+/// never a short answer. The fold truncates the file at its first record;
+/// the chunks read after that meet the new end before the length seen at
+/// open.
+#[test]
+fn a_file_that_shrinks_while_read_is_an_error() {
+    let mut data = b"id,name\n".to_vec();
+    for i in 0..200_000 {
+        data.extend_from_slice(format!("{i},\"n\n{i}\"\n").as_bytes());
+    }
+    for threads in [1, 2, 4] {
+        let f = file_with(&data);
+        let cut = std::sync::Once::new();
+        let res = ParallelReader::new(&ReaderBuilder::new(), f.path())
+            .threads(threads)
+            .chunk_size(64 << 10)
+            .fold(
+                || 0u64,
+                |n, _| {
+                    cut.call_once(|| f.as_file().set_len(data.len() as u64 / 2).unwrap());
+                    *n += 1;
+                    Ok(())
+                },
+                |a, b| a + b,
+            );
+        let err = res.expect_err("a short count");
+        assert!(err.to_string().contains("file shrank while being read"), "{threads}: {err}");
+    }
+}
