@@ -405,3 +405,57 @@ mod serde_cases {
         assert_eq!(wtr.finish().unwrap(), b"3,n,,Red,true\n");
     }
 }
+
+/// `from_vec` encodes in place: the same bytes as a writer over a `Vec`,
+/// after what the `Vec` held, with no flush into the inner writer however
+/// much is written, and a flush on the way changes nothing.
+#[test]
+fn from_vec_writes_in_place_what_from_writer_writes() {
+    let bom_field: &[u8] = b"\xEF\xBB\xBFa";
+    let records: Vec<Vec<&[u8]>> = (0..20_000)
+        .map(|i| match i % 4 {
+            0 => vec![&b"plain"[..], b"a,b"],
+            1 => vec![&b"q\"uote"[..], b""],
+            2 => vec![&b"line\nbreak"[..], bom_field],
+            _ => vec![&b""[..], b"x"],
+        })
+        .collect();
+    let b = WriterBuilder::new();
+    let want = write_with(&b, &records.iter().map(|r| &r[..]).collect::<Vec<_>>());
+
+    let mut wtr = b.from_vec(Vec::new());
+    for rec in &records {
+        wtr.write_record(rec.iter()).unwrap();
+    }
+    // 330 KB, past the default buffer: nothing went to the inner writer.
+    assert!(wtr.get_ref().is_empty());
+    assert_eq!(wtr.into_vec().unwrap(), want);
+
+    // A flush on the way moves bytes to the inner Vec; the result is the same.
+    let mut wtr = b.from_vec(Vec::new());
+    for (i, rec) in records.iter().enumerate() {
+        wtr.write_record(rec.iter()).unwrap();
+        if i == 100 {
+            wtr.flush().unwrap();
+        }
+    }
+    assert_eq!(wtr.into_vec().unwrap(), want);
+
+    // After bytes already there, the output does not start at the writer:
+    // a leading BOM stays bare, as in the middle of any output.
+    let mut wtr = b.from_vec(b"h\n".to_vec());
+    wtr.write_record([bom_field]).unwrap();
+    assert_eq!(wtr.into_vec().unwrap(), b"h\n\xEF\xBB\xBFa\n");
+    let mut wtr = b.from_vec(Vec::new());
+    wtr.write_record([bom_field]).unwrap();
+    assert_eq!(wtr.into_vec().unwrap(), b"\"\xEF\xBB\xBFa\"\n");
+
+    // An open record is ended, and checked against the field count.
+    let mut wtr = b.from_vec(Vec::new());
+    wtr.write_field("a").unwrap();
+    assert_eq!(wtr.into_vec().unwrap(), b"a\n");
+    let mut wtr = WriterBuilder::new().fields(Some(2)).from_vec(Vec::new());
+    wtr.write_field("a").unwrap();
+    let err = wtr.into_vec().unwrap_err();
+    assert!(matches!(err.kind(), WriteErrorKind::FieldCount { expected: 2, got: 1 }), "{err}");
+}

@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
+use super::encode::Encoder;
 use super::error::WriteError;
 use super::special::Specials;
 use super::Writer;
@@ -183,6 +184,17 @@ impl WriterBuilder {
     /// A writer over `wtr` with these options.
     pub fn from_writer<W: io::Write>(&self, wtr: W) -> Writer<W> {
         Writer::with_config(Config::new(self), wtr)
+    }
+
+    /// A writer that encodes straight into `buf`, after the bytes it
+    /// already holds: no buffer of its own, so no copy, and no limit but
+    /// memory (the buffer capacity is not used). Take the bytes back with
+    /// [`Writer::into_vec`]. For output built in memory, such as the
+    /// chunks of a parallel job that are written out in order later.
+    pub fn from_vec(&self, buf: Vec<u8>) -> Writer<Vec<u8>> {
+        let mut cfg = Config::new(self);
+        cfg.capacity = usize::MAX;
+        Writer::with_encoder(Encoder::with_buffer(cfg, buf), Vec::new())
     }
 
     /// A writer that creates (or truncates) the file at `path`.

@@ -36,14 +36,14 @@ impl Encoder {
         // Room for the flush threshold plus one ordinary record past it, so
         // the buffer is allocated once.
         let cap = cfg.capacity + (cfg.capacity / 4).max(64);
-        Encoder {
-            cfg,
-            buf: Vec::with_capacity(cap),
-            row_start: 0,
-            fields: 0,
-            at_start: true,
-            fast: false,
-        }
+        Encoder::with_buffer(cfg, Vec::with_capacity(cap))
+    }
+
+    /// An encoder that appends to `buf`, after the bytes it holds (complete
+    /// records, as far as it is concerned: the output does not start here).
+    pub(crate) fn with_buffer(cfg: Config, buf: Vec<u8>) -> Encoder {
+        let at_start = buf.is_empty();
+        Encoder { cfg, row_start: buf.len(), buf, fields: 0, at_start, fast: false }
     }
 
     /// Checks that `n` more fields keep the open record within the

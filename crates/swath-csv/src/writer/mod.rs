@@ -151,14 +151,11 @@ impl<W: io::Write> Writer<W> {
     }
 
     pub(crate) fn with_config(cfg: Config, wtr: W) -> Writer<W> {
-        Writer {
-            enc: Encoder::new(cfg),
-            wtr: Some(wtr),
-            written: 0,
-            records: 0,
-            panicked: false,
-            header_done: false,
-        }
+        Writer::with_encoder(Encoder::new(cfg), wtr)
+    }
+
+    pub(crate) fn with_encoder(enc: Encoder, wtr: W) -> Writer<W> {
+        Writer { enc, wtr: Some(wtr), written: 0, records: 0, panicked: false, header_done: false }
     }
 
     /// Write one record of typed fields: a tuple of up to 12 [`ToField`]
@@ -311,10 +308,38 @@ impl<W: io::Write> Writer<W> {
         self.written = 0;
         // One record far longer than the buffer grew it: give that back.
         let cap = self.enc.cfg.capacity;
-        if self.enc.buf.capacity() > 4 * cap + 4096 && self.enc.buf.len() <= cap {
+        // Saturating: a writer from `WriterBuilder::from_vec` has no limit.
+        let limit = cap.saturating_mul(4).saturating_add(4096);
+        if self.enc.buf.capacity() > limit && self.enc.buf.len() <= cap {
             self.enc.buf.shrink_to(cap + (cap / 4).max(64));
         }
         Ok(())
+    }
+}
+
+impl Writer<Vec<u8>> {
+    /// End an open record, if any, and return every byte written: the
+    /// `Vec` given to [`WriterBuilder::from_vec`] (or the one given to
+    /// `from_writer`) with the records appended. From `from_vec`, the
+    /// bytes were encoded in place and are not copied.
+    ///
+    /// # Errors
+    ///
+    /// A field-count mismatch of the open record.
+    pub fn into_vec(mut self) -> Result<Vec<u8>, WriteError> {
+        if self.enc.fields > 0 {
+            self.end_record()?;
+        }
+        let mut out = self.wtr.take().expect("writer present until finish");
+        let end = self.enc.row_start;
+        if out.is_empty() && self.written == 0 {
+            // Nothing went to the inner Vec: the buffer is the output.
+            let mut buf = std::mem::take(&mut self.enc.buf);
+            buf.truncate(end);
+            return Ok(buf);
+        }
+        out.extend_from_slice(&self.enc.buf[self.written..end]);
+        Ok(out)
     }
 }
 
