@@ -88,7 +88,7 @@ pub mod typed;
 
 pub use builder::{FieldCount, ReaderBuilder, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
 pub use error::{Error, ErrorKind, Position, Result};
-pub use parallel::ParallelReader;
+pub use parallel::{ChunkRecords, ParallelReader};
 pub use reader::{IntoRecords, Reader, Records};
 pub use record::{Fields, OwnedRecord, Record};
 pub use typed::{FromField, FromRecord};

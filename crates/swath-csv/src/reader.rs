@@ -275,7 +275,7 @@ impl<R: Read> Reader<R> {
 
     /// Read the next data record; true when one is ready.
     #[inline(always)]
-    fn advance(&mut self) -> Result<bool> {
+    pub(crate) fn advance(&mut self) -> Result<bool> {
         self.has_record = false;
         self.feed.buffer_mut().consume(self.pending);
         self.pending = 0;

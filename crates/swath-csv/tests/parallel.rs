@@ -49,27 +49,48 @@ fn sequential(b: &ReaderBuilder, path: &std::path::Path) -> Run {
     }
 }
 
+/// Records from one of the two ordered APIs: the work gets each record
+/// (`for_each_ordered`) or runs its own loop over a chunk's records
+/// (`for_each_chunk_ordered`).
 fn parallel(
     b: &ReaderBuilder,
     path: &std::path::Path,
     threads: usize,
     chunk: u64,
     relative: bool,
+    by_chunk: bool,
 ) -> (Run, Mode) {
     let mut pr =
         ParallelReader::new(b, path).threads(threads).chunk_size(chunk).relative_numbers(relative);
     let mut records = Vec::new();
-    let res = pr.for_each_ordered(
-        Vec::new,
-        |out: &mut Vec<(Fields, Position)>, rec| {
-            out.push((rec.iter().map(<[u8]>::to_vec).collect(), rec.position()));
-            Ok(())
-        },
-        |out| {
-            records.extend(out);
-            Ok(())
-        },
-    );
+    let keep = |out: &mut Vec<(Fields, Position)>, rec: Record<'_>| {
+        out.push((rec.iter().map(<[u8]>::to_vec).collect(), rec.position()));
+    };
+    let emit = |out| {
+        records.extend(out);
+        Ok(())
+    };
+    let res = if by_chunk {
+        pr.for_each_chunk_ordered(
+            Vec::new,
+            |out, recs| {
+                while let Some(rec) = recs.next_record()? {
+                    keep(out, rec);
+                }
+                Ok(())
+            },
+            emit,
+        )
+    } else {
+        pr.for_each_ordered(
+            Vec::new,
+            |out, rec| {
+                keep(out, rec);
+                Ok(())
+            },
+            emit,
+        )
+    };
     let run = Run { records, error: res.err().map(|e| describe(&e)) };
     (run, pr.mode().clone())
 }
@@ -85,12 +106,15 @@ fn check(data: &[u8], b: &ReaderBuilder, threads: &[usize], chunks: &[u64], ctx:
     for &t in threads {
         for &c in chunks {
             let ctx = format!("{ctx} (threads {t}, chunk {c})");
-            let (got, mode) = parallel(&b, f.path(), t, c, false);
+            // Both ordered APIs, each with exact and relative numbers
+            // over the chunk sizes.
+            let by_chunk = c % 2 == 0;
+            let (got, mode) = parallel(&b, f.path(), t, c, false, by_chunk);
             assert_eq!(got, want, "{ctx}: {mode}");
             // Relative numbers: the same records, bytes and error
             // (renumbered); only the record numbers and lines the closures
             // saw differ, and never exceed the exact ones.
-            let (mut rel, rel_mode) = parallel(&b, f.path(), t, c, true);
+            let (mut rel, rel_mode) = parallel(&b, f.path(), t, c, true, !by_chunk);
             for (r, w) in rel.records.iter_mut().zip(&want.records) {
                 assert!(r.1.record <= w.1.record && r.1.line <= w.1.line, "{ctx}");
                 r.1.record = w.1.record;
@@ -341,8 +365,46 @@ fn compressed_input_is_read_sequentially_with_the_same_answer() {
         "{}",
         pr.mode()
     );
-    let (got, _) = parallel(&strict(), f.path(), 3, 64, false);
-    assert_eq!(got, sequential(&strict(), plain.path()));
+    for by_chunk in [false, true] {
+        let (got, _) = parallel(&strict(), f.path(), 3, 64, false, by_chunk);
+        assert_eq!(got, sequential(&strict(), plain.path()), "by chunk: {by_chunk}");
+    }
+}
+
+#[test]
+fn chunk_work_that_stops_early_still_meets_every_error() {
+    // The records a chunk's work leaves unread are read after it returns:
+    // an error among them is still the run's error, where the sequential
+    // read meets it.
+    let mut data = generated(300, 20, 11);
+    data.extend_from_slice(b"1,2\n");
+    let f = file_with(&data);
+    let want = sequential(&strict(), f.path());
+    assert_eq!(want.records.len(), 300);
+    let want = want.error.expect("a short record is an error");
+    for threads in [1, 2, 3] {
+        for chunk in [64, 1000, 1 << 20] {
+            let mut pr =
+                ParallelReader::new(&strict(), f.path()).threads(threads).chunk_size(chunk);
+            let mut seen = 0;
+            let res = pr.for_each_chunk_ordered(
+                || 0u64,
+                |n, recs| {
+                    if recs.next_record()?.is_some() {
+                        *n += 1;
+                    }
+                    Ok(())
+                },
+                |n| {
+                    seen += n;
+                    Ok(())
+                },
+            );
+            let ctx = format!("threads {threads}, chunk {chunk}: {}", pr.mode());
+            assert_eq!(describe(&res.unwrap_err()), want, "{ctx}");
+            assert!((1..300).contains(&seen), "{ctx}: {seen} records seen");
+        }
+    }
 }
 
 #[test]

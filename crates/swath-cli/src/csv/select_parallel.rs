@@ -45,7 +45,7 @@ pub fn select<R: Read>(
     let mut write_err = None;
     // Chunk outputs are recycled: fresh ones cost a page fault per 4 KiB.
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
-    let res = prdr.for_each_ordered(
+    let res = prdr.for_each_chunk_ordered(
         || {
             let buf = spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
             // A chunk's writer encodes straight into `buf`: a writer over a
@@ -56,15 +56,20 @@ pub fn select<R: Read>(
             let _ = w.write_field("x").and_then(|()| w.end_record());
             w
         },
-        |w, rec| {
-            if rec.position().byte == header_at {
-                // The header row, written above.
-                return Ok(());
+        // The loop is ours, not the reader's: a closure called per record
+        // is not inlined (6% more instructions than on one thread).
+        |w, recs| {
+            while let Some(rec) = recs.next_record()? {
+                if rec.position().byte == header_at {
+                    // The header row, written above.
+                    continue;
+                }
+                for &c in &cols {
+                    w.write_field(rec.get(c).unwrap_or(b"")).map_err(write_error)?;
+                }
+                w.end_record().map_err(write_error)?;
             }
-            for &c in &cols {
-                w.write_field(rec.get(c).unwrap_or(b"")).map_err(write_error)?;
-            }
-            w.end_record().map_err(write_error)
+            Ok(())
         },
         |w| {
             let mut bytes = w.into_vec().map_err(write_error)?;

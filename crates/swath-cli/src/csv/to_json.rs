@@ -76,9 +76,14 @@ fn run_parallel(args: &Args, out: &mut impl Write) -> Result<()> {
     let mut write_err = None;
     // Chunk outputs are recycled: fresh ones cost a page fault per 4 KiB.
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
-    let res = rdr.for_each_ordered(
+    let res = rdr.for_each_chunk_ordered(
         || spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default(),
-        |line, rec| push_record(line, &rec, headers.as_deref()),
+        |line, recs| {
+            while let Some(rec) = recs.next_record()? {
+                push_record(line, &rec, headers.as_deref())?;
+            }
+            Ok(())
+        },
         |mut line| {
             out.write_all(&line).map_err(|e| {
                 let kind = e.kind();

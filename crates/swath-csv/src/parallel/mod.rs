@@ -68,11 +68,13 @@ mod count;
 mod count_scan;
 mod driver;
 mod plan;
+mod records;
 mod speculate;
 mod task;
 
+pub use records::ChunkRecords;
+
 use std::fmt;
-use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -87,7 +89,8 @@ use crate::record::{OwnedRecord, Record};
 use chunk_scan::ScanOpts;
 use count_scan::CountOpts;
 use plan::Task;
-use task::{read_until, Ctx, Start};
+use records::Input;
+use task::{Ctx, Start};
 
 /// How the last run read its input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,7 +269,7 @@ impl ParallelReader {
         R: Fn(A, A) -> A,
     {
         let mut total = None;
-        self.run(&init, &fold, &mut |a| {
+        self.run(&init, &each_record(fold), &mut |a| {
             total = Some(match total.take() {
                 None => a,
                 Some(t) => reduce(t, a),
@@ -353,16 +356,63 @@ impl ParallelReader {
         F: Fn(&mut O, Record<'_>) -> Result<()> + Sync,
         E: FnMut(O) -> Result<()>,
     {
+        self.run(&init, &each_record(work), &mut emit)
+    }
+
+    /// As [`for_each_ordered`](Self::for_each_ordered), with `work` called
+    /// once per chunk to run its own loop over the chunk's records
+    /// ([`ChunkRecords::next_record`]). For work that is cheap per record
+    /// (writing a few fields out): the compiler then sees the whole loop,
+    /// where a closure called per record is a call per record.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use swath_csv::{ParallelReader, ReaderBuilder};
+    /// use std::io::Write;
+    ///
+    /// let mut rdr = ParallelReader::new(&ReaderBuilder::new(), "big.csv");
+    /// let mut out = std::io::stdout().lock();
+    /// rdr.for_each_chunk_ordered(
+    ///     Vec::new,
+    ///     |firsts: &mut Vec<u8>, recs| {
+    ///         while let Some(rec) = recs.next_record()? {
+    ///             firsts.extend_from_slice(rec.get(0).unwrap_or(b""));
+    ///             firsts.push(b'\n');
+    ///         }
+    ///         Ok(())
+    ///     },
+    ///     |firsts| Ok(out.write_all(&firsts)?),
+    /// )?;
+    /// # Ok::<(), swath_csv::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`for_each_ordered`](Self::for_each_ordered).
+    pub fn for_each_chunk_ordered<O, I, W, E>(
+        &mut self,
+        init: I,
+        work: W,
+        mut emit: E,
+    ) -> Result<()>
+    where
+        O: Send,
+        I: Fn() -> O + Sync,
+        W: Fn(&mut O, &mut ChunkRecords<'_>) -> Result<()> + Sync,
+        E: FnMut(O) -> Result<()>,
+    {
         self.run(&init, &work, &mut emit)
     }
 
-    /// The engine: fold each task into an accumulator and hand the
-    /// accumulators, verified, to `consume` in file order.
-    fn run<A, I, F, C>(&mut self, init: &I, fold: &F, consume: &mut C) -> Result<()>
+    /// The engine: have `work` read each task's records into an
+    /// accumulator and hand the accumulators, verified, to `consume` in
+    /// file order.
+    fn run<A, I, W, C>(&mut self, init: &I, work: &W, consume: &mut C) -> Result<()>
     where
         A: Send,
         I: Fn() -> A + Sync,
-        F: Fn(&mut A, Record<'_>) -> Result<()> + Sync,
+        W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()> + Sync,
         C: FnMut(A) -> Result<()>,
     {
         self.builder.validate()?;
@@ -376,8 +426,8 @@ impl ParallelReader {
         };
         if let Some(why) = reason {
             self.mode = Mode::Sequential(why.to_string());
-            let mut rdr = self.builder.from_source(src)?;
-            return sequential(&mut rdr, self.chunk_size, init, fold, consume);
+            let rdr = Input::whole(&self.builder, src)?;
+            return sequential(rdr, self.chunk_size, init, work, consume);
         }
         let (Some(file), Some(len)) = (src.file(), src.len()) else {
             unreachable!("a source with a file has a length");
@@ -409,13 +459,13 @@ impl ParallelReader {
         };
         ctx.expected = pre.expected_fields();
         drop(pre);
-        let fallback = |mode: &mut Mode, why: &str| -> Result<Reader<_>> {
+        let fallback = |mode: &mut Mode, why: &str| {
             *mode = Mode::Sequential(why.to_string());
             ctx.reader_at(0, 1, 0)
         };
         if !learned || (cfg.fields == FieldCount::Learn && ctx.expected.is_none()) {
-            let mut rdr = fallback(&mut self.mode, "the first record is empty or has an error")?;
-            return sequential(&mut rdr, self.chunk_size, init, fold, consume);
+            let rdr = fallback(&mut self.mode, "the first record is empty or has an error")?;
+            return sequential(rdr, self.chunk_size, init, work, consume);
         }
 
         let mut bom = [0u8; 3];
@@ -439,8 +489,8 @@ impl ParallelReader {
         let tasks = match planned {
             Ok(t) => t,
             Err(e) => {
-                let mut rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
-                return sequential(&mut rdr, self.chunk_size, init, fold, consume);
+                let rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
+                return sequential(rdr, self.chunk_size, init, work, consume);
             }
         };
 
@@ -458,7 +508,7 @@ impl ParallelReader {
             tasks.len(),
             self.threads,
             2 * self.threads,
-            |i| ctx.run(&tasks[i], init(), fold),
+            |i| ctx.run(&tasks[i], init(), work),
             |i, mut out| {
                 // What to add to the lines of this task's positions (with
                 // relative numbers, a task counts its lines from 1).
@@ -490,7 +540,7 @@ impl ParallelReader {
                             // read this task again from where the one
                             // before stopped, with exact lines.
                             let task = Task { start: byte, line, ..tasks[i] };
-                            out = ctx.run(&task, init(), fold);
+                            out = ctx.run(&task, init(), work);
                             reread += 1;
                         }
                     }
@@ -518,37 +568,50 @@ impl ParallelReader {
             return Ok(());
         };
         self.mode = Mode::Resumed { byte, reason: why };
-        let mut rdr = ctx.reader_at(byte, line, records)?;
-        sequential(&mut rdr, self.chunk_size, init, fold, consume)
+        let rdr = ctx.reader_at(byte, line, records)?;
+        sequential(rdr, self.chunk_size, init, work, consume)
     }
 }
 
-/// The sequential twin: fold `rdr`'s records, handing an accumulator to
-/// `consume` each time a record starts past another `piece` bytes (so
-/// ordered output stays bounded) and at the end.
-fn sequential<R, A, I, F, C>(
-    rdr: &mut Reader<R>,
+/// Per-record work as work on a chunk's records.
+fn each_record<A, F>(fold: F) -> impl Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>
+where
+    F: Fn(&mut A, Record<'_>) -> Result<()>,
+{
+    move |acc, recs| {
+        while let Some(rec) = recs.next_record()? {
+            fold(acc, rec)?;
+        }
+        Ok(())
+    }
+}
+
+/// The sequential twin: have `work` read `rdr`'s records into an
+/// accumulator, handing it to `consume` each time a record starts past
+/// another `piece` bytes (so ordered output stays bounded) and at the end.
+fn sequential<A, I, W, C>(
+    rdr: Reader<Input<'_>>,
     piece: u64,
     init: &I,
-    fold: &F,
+    work: &W,
     consume: &mut C,
 ) -> Result<()>
 where
-    R: Read,
     I: Fn() -> A,
-    F: Fn(&mut A, Record<'_>) -> Result<()>,
+    W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>,
     C: FnMut(A) -> Result<()>,
 {
     let mut acc = init();
-    let mut cut = 0u64;
+    // The first chunk ends where the first record starts: it is empty, and
+    // the next ones end at multiples of `piece` past it.
+    let mut recs = ChunkRecords::new(rdr, 0, true);
     let res = loop {
-        let mut step = |acc: &mut A| read_until(rdr, cut, acc, fold);
-        match step(&mut acc) {
-            Ok(Some((byte, _))) => {
+        match work(&mut acc, &mut recs).and_then(|()| recs.finish()) {
+            Ok((Some((byte, _)), _)) => {
                 consume(std::mem::replace(&mut acc, init()))?;
-                cut = (byte / piece + 1).saturating_mul(piece);
+                recs.next_chunk((byte / piece + 1).saturating_mul(piece));
             }
-            Ok(None) => break Ok(()),
+            Ok((None, _)) => break Ok(()),
             Err(e) => break Err(e),
         }
     };

@@ -3,17 +3,17 @@
 //! first record past its end, and how many it read).
 
 use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
 
 use swath::{Buffer, RangeReader};
 
 use super::plan::Task;
+use super::records::{ChunkRecords, Input};
 use crate::builder::ReaderBuilder;
 use crate::error::{Error, Result};
 use crate::reader::Reader;
-use crate::record::{OwnedRecord, Record};
+use crate::record::OwnedRecord;
 
 /// A record start: byte offset and line.
 pub(crate) type Start = Option<(u64, u64)>;
@@ -51,8 +51,8 @@ impl<'a> Ctx<'a> {
         byte: u64,
         line: u64,
         records: u64,
-    ) -> Result<Reader<RangeReader<'a>>> {
-        let src = RangeReader::new(self.file, byte..self.len);
+    ) -> Result<Reader<Input<'a>>> {
+        let src = Input::Range(RangeReader::new(self.file, byte..self.len));
         let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut rdr = match spare {
             Some(buf) => {
@@ -68,100 +68,39 @@ impl<'a> Ctx<'a> {
         Ok(rdr)
     }
 
-    /// Read `task`'s records into `acc` with `fold`.
-    pub(crate) fn run<A, F>(&self, task: &Task, mut acc: A, fold: &F) -> TaskOut<A>
+    /// Have `work` read `task`'s records into `acc`.
+    pub(crate) fn run<A, W>(&self, task: &Task, mut acc: A, work: &W) -> TaskOut<A>
     where
-        F: Fn(&mut A, Record<'_>) -> Result<()>,
+        W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>,
     {
-        let mut out = TaskOut { acc: (), first: None, last: None, count: 0, error: None };
-        match self.reader_at(task.start, task.line, task.records_before) {
-            Ok(mut rdr) => {
-                let before = rdr.records_read();
-                let res = rdr.next_record_start().and_then(|first| {
-                    out.first = first;
-                    match first {
-                        Some((byte, _)) if byte < task.end => {
-                            read_past(&mut rdr, task.end, &mut acc, fold)
-                        }
-                        _ => Ok((first, false)),
-                    }
-                });
-                out.count = rdr.records_read() - before;
-                match res {
-                    Ok((last, parsed)) => {
-                        out.last = last;
-                        // The record past the end was read, not ours.
-                        out.count -= u64::from(parsed);
-                    }
-                    Err(e) => out.error = Some(e),
-                }
-                self.spare.lock().unwrap_or_else(|e| e.into_inner()).push(rdr.into_buffer());
+        let rdr = match self.reader_at(task.start, task.line, task.records_before) {
+            Ok(rdr) => rdr,
+            Err(e) => return TaskOut { acc, first: None, last: None, count: 0, error: Some(e) },
+        };
+        let before = rdr.records_read();
+        let mut recs = ChunkRecords::new(rdr, task.end, false);
+        let mut first = None;
+        let res = recs.rdr.next_record_start().and_then(|start| {
+            first = start;
+            work(&mut acc, &mut recs)?;
+            recs.finish()
+        });
+        let mut out = TaskOut {
+            acc,
+            first,
+            last: None,
+            count: recs.rdr.records_read() - before,
+            error: None,
+        };
+        match res {
+            Ok((last, read)) => {
+                out.last = last;
+                // The record past the end was read, not ours.
+                out.count -= u64::from(read);
             }
             Err(e) => out.error = Some(e),
         }
-        TaskOut { acc, first: out.first, last: out.last, count: out.count, error: out.error }
-    }
-}
-
-/// Fold the records of `rdr` into `acc` until one starts at or past `end`;
-/// return where that one starts (`None` at end of input) and whether it was
-/// read (true unless at end of input). The hot loop of phase 2: one call
-/// per record; the record past the end is read and dropped, and an error
-/// of a record past the end is not ours (the next task meets it first).
-///
-/// # Errors
-///
-/// The reader's first error in a record that starts before `end`, or
-/// `fold`'s.
-fn read_past<R, A, F>(rdr: &mut Reader<R>, end: u64, acc: &mut A, fold: &F) -> Result<(Start, bool)>
-where
-    R: Read,
-    F: Fn(&mut A, Record<'_>) -> Result<()>,
-{
-    loop {
-        match rdr.next_record() {
-            Ok(Some(rec)) => {
-                let p = rec.position();
-                if p.byte >= end {
-                    return Ok((Some((p.byte, p.line)), true));
-                }
-                fold(acc, rec)?;
-            }
-            Ok(None) => return Ok((None, false)),
-            Err(e) => match e.record_position() {
-                Some(p) if p.byte >= end => return Ok((Some((p.byte, p.line)), true)),
-                _ => return Err(e),
-            },
-        }
-    }
-}
-
-/// Fold the records of `rdr` that start before `end` into `acc`; return the
-/// first record start at or past `end` (`None` at end of input), without
-/// reading that record.
-///
-/// # Errors
-///
-/// The reader's first error, or `fold`'s.
-pub(crate) fn read_until<R, A, F>(
-    rdr: &mut Reader<R>,
-    end: u64,
-    acc: &mut A,
-    fold: &F,
-) -> Result<Start>
-where
-    R: Read,
-    F: Fn(&mut A, Record<'_>) -> Result<()>,
-{
-    loop {
-        let start = rdr.next_record_start()?;
-        match start {
-            Some((byte, _)) if byte < end => {}
-            _ => return Ok(start),
-        }
-        match rdr.next_record()? {
-            Some(rec) => fold(acc, rec)?,
-            None => return Ok(None),
-        }
+        self.spare.lock().unwrap_or_else(|e| e.into_inner()).push(recs.rdr.into_buffer());
+        out
     }
 }
