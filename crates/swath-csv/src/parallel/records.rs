@@ -107,7 +107,7 @@ impl<'f> ChunkRecords<'f> {
             Ok(true) => {
                 let p = self.rdr.position();
                 if p.byte < self.end {
-                    return Ok(Some(self.rdr.record()));
+                    return Ok(Some(self.rdr.current()));
                 }
                 self.past = Some((Some((p.byte, p.line)), true));
                 Ok(None)
