@@ -119,10 +119,14 @@ pub fn print_table(title: &str, rows: &[Measured], baseline: &str) {
 }
 
 /// Read a whole file once with large reads, so it is in the page cache in
-/// large folios before a warm series (see DESIGN.md, idea 7).
+/// large folios before a warm series (see DESIGN.md, idea 7). A file the
+/// bench has just written is written back first: left dirty, it is written
+/// back some 30 s later by the kernel's flusher, in the middle of a series
+/// and on one of the two cores being measured.
 pub fn warm(path: &Path) {
     use std::io::Read;
     let mut f = std::fs::File::open(path).expect("open for warming");
+    f.sync_all().expect("write the file back");
     let mut buf = vec![0u8; 1 << 20];
     while f.read(&mut buf).expect("warming read") > 0 {}
 }
