@@ -220,17 +220,35 @@ pub fn parallel(data: &[u8]) {
         }
         let mut pr = pr.relative_numbers(true);
         let mut got = Vec::new();
-        let res = pr.for_each_ordered(
-            Vec::new,
-            |out: &mut Vec<_>, r| {
-                out.push((r.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), r.position().byte));
-                Ok(())
-            },
-            |out| {
-                got.extend(out);
-                Ok(())
-            },
-        );
+        let keep = |out: &mut Vec<_>, r: swath_csv::Record<'_>| {
+            out.push((r.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), r.position().byte));
+        };
+        let emit = |out| {
+            got.extend(out);
+            Ok(())
+        };
+        // Work per record, and work that runs its own loop over a chunk.
+        let res = if chunk == 3 {
+            pr.for_each_chunk_ordered(
+                Vec::new,
+                |out, recs| {
+                    while let Some(r) = recs.next_record()? {
+                        keep(out, r);
+                    }
+                    Ok(())
+                },
+                emit,
+            )
+        } else {
+            pr.for_each_ordered(
+                Vec::new,
+                |out, r| {
+                    keep(out, r);
+                    Ok(())
+                },
+                emit,
+            )
+        };
         assert_eq!(got, want, "records, chunk {chunk}");
         assert_eq!(res.err().map(|e| describe(&e)), want_err, "error, chunk {chunk}");
     }
