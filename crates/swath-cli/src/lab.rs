@@ -9,9 +9,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context, Result};
 use swath::{count_source, CountOptions, Source};
 use swath_lab::gen::{csv, log};
+use swath_lab::go::GoError;
 use swath_lab::measure::Failure;
-use swath_lab::methods::{self, Ctx, Kind, Method};
-use swath_lab::report::{self, CsvInput, Report};
+use swath_lab::methods::{self, packed, Ctx, Group, Kind, Method, Packed};
+use swath_lab::report::{self, CompressedInput, CsvInput, Report};
 use swath_lab::runner::{Plan, Series, NOT_APPLICABLE_TAG};
 use swath_lab::units::{format_bytes, parse_size};
 use swath_lab::{measure, os};
@@ -35,8 +36,21 @@ is not applicable to a --csv-file with another header. A file a method cannot re
 (lines() on bytes that are not UTF-8) makes that method 'n/a', not a
 failure; a wrong count is a failure (exit 1).
 
+The gz-* and zst-* methods read gzip -6 and zstd -3 copies of the
+generated log (made in the same directory, so with --file they are left
+out). --direct adds O_DIRECT reads (direct-*), which bypass the page cache;
+a file system that refuses O_DIRECT makes them 'n/a'. --larger-than-ram
+evicts the file before each run and behind the readers as they go (the
+table's 'out of cache' says how each method was kept out). --go builds the
+Go programs of the texts the lab comes from (go-*) with the Go toolchain on
+PATH and runs them in the same series. --compare adds a table of the texts'
+published figures beside this machine's.
+
 Examples:
   swath lab                                   the full lab, warm cache
+  swath lab --compare --go                    beside the article, and Go here
+  swath lab --direct --dir /data              what the disk under /data delivers
+  swath lab --larger-than-ram --size 1G       as if the file did not fit in memory
   swath lab --cold --runs 5                   evict the file before each run
   swath lab --file big.log --only 'read-*'    your file, the buffer sizes only
   swath lab --size 64M --json > lab.json      smaller, machine-readable
@@ -96,6 +110,22 @@ pub struct Args {
     /// List the methods and exit.
     #[arg(long)]
     list: bool,
+    /// Also print the texts' published figures beside this machine's (the
+    /// main table always has the ratio, 'vs text').
+    #[arg(long)]
+    compare: bool,
+    /// Add the direct-* methods: O_DIRECT reads (no page cache) at 4 KiB
+    /// to 8 MiB, what the device itself delivers.
+    #[arg(long)]
+    direct: bool,
+    /// Keep the file out of the page cache while the methods read it:
+    /// evicted before each run, and behind the reader as it goes.
+    #[arg(long)]
+    larger_than_ram: bool,
+    /// Add the go-* methods: the texts' Go programs, built with the Go
+    /// toolchain on PATH and run beside the Rust methods.
+    #[arg(long)]
+    go: bool,
 
     // The child side: `swath lab --run-method NAME ...` runs one method once
     // and prints one sample line.
@@ -111,6 +141,10 @@ pub struct Args {
     csv_records: Option<u64>,
     #[arg(long, hide = true)]
     csv_id_sum: Option<u64>,
+    #[arg(long, hide = true)]
+    gz_file: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    zst_file: Option<PathBuf>,
 }
 
 /// Upper bound of a generated CSV row's bytes, for the disk-space check
@@ -123,6 +157,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return run_child(&args, &name);
     }
     let mut chosen = select(&args.only, &args.skip)?;
+    if args.list {
+        let mut out = io::stdout().lock();
+        for m in &chosen {
+            let when = match m.group() {
+                Group::Direct => " (with --direct)",
+                Group::Go => " (with --go)",
+                Group::Compressed => " (on the generated log)",
+                Group::Standard => "",
+            };
+            writeln!(out, "{:<22} {}{when}", m.name, m.about)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    // The groups run only when asked: by their flag, or by naming them.
+    let named = |prefix: &str| args.only.iter().any(|p| p.starts_with(prefix));
+    let direct = args.direct || named("direct-");
+    let go = args.go || named("go-");
+    chosen.retain(|m| match m.group() {
+        Group::Direct => direct,
+        Group::Go => go,
+        Group::Compressed => args.file.is_none(),
+        Group::Standard => true,
+    });
     if args.file.is_some() && args.csv_file.is_none() && args.run_method.is_none() {
         // The user's file is not CSV as far as we know: no generated CSV
         // stands in for it.
@@ -132,18 +189,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             bail!("the csv-* methods read --csv-file PATH (or a generated CSV without --file)");
         }
     }
-    if args.list {
-        let mut out = io::stdout().lock();
-        for m in &chosen {
-            writeln!(out, "{:<22} {}", m.name, m.about)?;
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
     if chosen.is_empty() {
         bail!("no method left after --only/--skip (see swath lab --list)");
     }
     let needs_log = chosen.iter().any(|m| m.kind != Kind::Csv);
     let needs_csv = chosen.iter().any(|m| m.kind == Kind::Csv);
+    let formats: Vec<Packed> = Packed::ALL
+        .into_iter()
+        .filter(|&f| {
+            chosen.iter().any(|m| m.kind == Kind::Compressed && m.input_format() == Some(f))
+        })
+        .collect();
     let gen_log = needs_log && args.file.is_none();
     let gen_csv = needs_csv && args.csv_file.is_none();
     output::remove_on_interrupt();
@@ -155,17 +211,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // Disk space: the generated file plus the biggest write run (each
     // removes its file), checked before writing anything.
     let sizes = Ctx {
-        file: PathBuf::new(),
-        scratch: PathBuf::new(),
         prefix: args.prefix,
         write_lines: args.write_lines,
         large_write: args.size,
-        csv: PathBuf::new(),
-        csv_records: 0,
-        csv_id_sum: 0,
+        ..Ctx::default()
     };
     let biggest_write = chosen.iter().map(|m| m.write_bytes(&sizes)).max().unwrap_or(0);
-    let need = if gen_log { args.size } else { 0 }
+    // A compressed copy is at most a little larger than the file.
+    let copies = formats.len() as u64 * (args.size + args.size / 100 + (1 << 20));
+    let need = if gen_log { args.size + copies } else { 0 }
         + if gen_csv { args.csv_rows.saturating_mul(CSV_ROW_MAX) } else { 0 }
         + biggest_write;
     let free = os::free_space(work.path())
@@ -218,6 +272,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             (path, args.size, true)
         }
     };
+    let mut compressed = Vec::new();
+    let mut copy_paths = [PathBuf::new(), PathBuf::new()];
+    if generated && needs_log {
+        for &format in &formats {
+            let path = work.path().join(format!("lab.log.{}", format.ext()));
+            let progress = Progress::new(1, io::stderr().is_terminal());
+            progress.message(&format!("writing the {} -{} copy", format.name(), format.level()));
+            let size = packed::write_copy(&file, &path, format)
+                .with_context(|| format!("writing {}", path.display()))?;
+            progress.finish();
+            compressed.push(CompressedInput { format, size });
+            copy_paths[usize::from(format == Packed::Zstd)] = path;
+        }
+    }
+    let [gz, zst] = copy_paths;
     let ctx = Ctx {
         file: file.clone(),
         scratch: work.path().to_path_buf(),
@@ -227,7 +296,51 @@ pub fn run(args: Args) -> Result<ExitCode> {
         csv: csv_input.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
         csv_records: csv_input.as_ref().map_or(0, |c| c.2),
         csv_id_sum: csv_input.as_ref().map_or(0, |c| c.3),
+        gz,
+        zst,
+        behind: args.larger_than_ram,
     };
+    let mut notes = Vec::new();
+    let storage = os::storage(&file).ok();
+    // Refusals found once, up front: each method of the group is then
+    // 'n/a' with the reason, and the lab goes on.
+    let mut refused: Vec<(Group, String)> = Vec::new();
+    if chosen.iter().any(|m| m.group() == Group::Direct) {
+        match methods::direct::probe(&file) {
+            Err(why) => {
+                notes.push(format!("--direct: {why}; the direct-* methods are skipped."));
+                refused.push((Group::Direct, why));
+            }
+            Ok(()) if storage.as_ref().is_some_and(|s| s.in_memory()) => notes.push(format!(
+                "--direct: the file is on {}, which keeps files in memory: direct-* measure \
+                 memory copies, not a device (use --dir on a disk).",
+                storage.as_ref().map_or("", |s| s.fs_type.as_str())
+            )),
+            Ok(()) => {}
+        }
+    }
+    if args.larger_than_ram && storage.as_ref().is_some_and(|s| s.in_memory()) {
+        notes.push(format!(
+            "--larger-than-ram: the file is on {}, whose files are memory: nothing can keep \
+             them out of it (use --dir on a disk).",
+            storage.as_ref().map_or("", |s| s.fs_type.as_str())
+        ));
+    }
+    let mut go_program = None;
+    if chosen.iter().any(|m| m.group() == Group::Go) {
+        let progress = Progress::new(1, io::stderr().is_terminal());
+        progress.message("building the Go methods");
+        match swath_lab::go::build(work.path()) {
+            Ok(p) => go_program = Some(p),
+            Err(GoError::Absent(why)) => {
+                eprintln!("swath: --go: {why}");
+                notes.push(format!("--go: {why}."));
+                refused.push((Group::Go, why));
+            }
+            Err(GoError::Failed(why)) => bail!("--go: {why}"),
+        }
+        progress.finish();
+    }
     let (file_lines, prefix_lines) = if generated && needs_log {
         (log::line_count(size), log::line_count(ctx.prefix))
     } else {
@@ -238,9 +351,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         exe_args: vec!["lab".into()],
         ctx,
         runs: args.runs as usize,
-        cold: args.cold,
+        cold: args.cold || args.larger_than_ram,
         file_lines,
         prefix_lines,
+        go: go_program.as_ref().map(|p| p.exe.clone()),
     };
 
     let progress = Progress::new(chosen.len() as u64 * args.runs, io::stderr().is_terminal());
@@ -251,6 +365,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let why = "the typed scan reads the lab's 6 columns \
                        (id,name,score,active,city,ts), and --csv-file's header is not those";
             series.push(Series::not_applicable(m.clone(), why.to_string()));
+            progress.tick();
+            continue;
+        }
+        if let Some((_, why)) = refused.iter().find(|(g, _)| *g == m.group()) {
+            series.push(Series::not_applicable(m.clone(), why.clone()));
             progress.tick();
             continue;
         }
@@ -269,7 +388,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         size,
         lines: file_lines,
         generated,
-        cold: args.cold,
+        cold: args.cold || args.larger_than_ram,
         runs: args.runs as usize,
         prefix: plan.ctx.prefix,
         unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
@@ -282,6 +401,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             generated: *generated,
         }),
         series,
+        compare: args.compare,
+        larger_than_ram: args.larger_than_ram,
+        storage: storage.map(|s| s.describe()),
+        compressed,
+        go: go_program.map(|p| p.version),
+        notes,
     };
     let mut out = io::stdout().lock();
     if args.json {
@@ -377,8 +502,11 @@ fn run_child(args: &Args, name: &str) -> Result<ExitCode> {
         csv: args.csv_file.clone().unwrap_or_default(),
         csv_records: args.csv_records.unwrap_or(0),
         csv_id_sum: args.csv_id_sum.unwrap_or(0),
+        gz: args.gz_file.clone().unwrap_or_default(),
+        zst: args.zst_file.clone().unwrap_or_default(),
+        behind: args.larger_than_ram,
     };
-    match measure::measure(&method, &ctx, expect, args.cold) {
+    match measure::measure(&method, &ctx, expect, args.cold || args.larger_than_ram) {
         Ok(sample) => println!("{}", sample.to_line()),
         Err(Failure::NotApplicable(why)) => println!("{NOT_APPLICABLE_TAG} {why}"),
         Err(e @ Failure::Failed(_)) => return Err(e.into()),

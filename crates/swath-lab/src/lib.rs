@@ -11,12 +11,17 @@
 //!   log file, a 6-column CSV), streaming, deterministic, with the counts a
 //!   reader must find.
 //! - [`units`]: sizes as people type and read them.
+//! - [`article`]: the figures the texts swath grew out of published, shown
+//!   beside this machine's; [`go`]: those texts' Go programs, built and run
+//!   here (`--go`).
 
 #![deny(missing_docs)]
 
 pub mod aligned;
 pub mod alloc;
+pub mod article;
 pub mod gen;
+pub mod go;
 pub mod measure;
 pub mod methods;
 pub mod os;

@@ -46,7 +46,8 @@ pub fn measure(method: &Method, ctx: &Ctx, expected: u64, cold: bool) -> Result<
     let name = &method.name;
     let failed = |msg: String| Failure::Failed(msg);
     let mut residency = None;
-    if method.kind != Kind::Write {
+    let reads = !matches!(method.kind, Kind::Write | Kind::Small);
+    if reads {
         let input = method.input(ctx);
         if cold {
             os::evict(input).map_err(|e| failed(format!("{name}: cannot evict the file: {e}")))?;
@@ -65,6 +66,9 @@ pub fn measure(method: &Method, ctx: &Ctx, expected: u64, cold: bool) -> Result<
         Some(why) => Failure::NotApplicable(why.to_string()),
         None => failed(format!("{name}: {e}")),
     })?;
+    // What the run left in the cache (cold runs; larger than memory: near 0).
+    let residency_after =
+        if reads && (cold || ctx.behind) { os::residency(method.input(ctx)).ok() } else { None };
     let found = method.check(ctx, &outcome).map_err(|e| failed(format!("{name}: {e}")))?;
     if found != expected {
         let what = if method.kind == Kind::Csv { "records" } else { "lines" };
@@ -88,5 +92,6 @@ pub fn measure(method: &Method, ctx: &Ctx, expected: u64, cold: bool) -> Result<
         minor_faults: after.minor_faults.saturating_sub(before.minor_faults),
         major_faults: after.major_faults.saturating_sub(before.major_faults),
         residency,
+        residency_after,
     })
 }

@@ -143,6 +143,146 @@ pub fn evict(path: &Path) -> io::Result<()> {
     }
 }
 
+/// Where a file lives: its mount, file system and block device.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Storage {
+    /// The mount point the file is under.
+    pub mount_point: String,
+    /// The file system type (`ext4`, `tmpfs`, ...).
+    pub fs_type: String,
+    /// The mount's source (`/dev/vda`, `tmpfs`, a server path).
+    pub source: String,
+    /// The block device, from `/sys/block`, when there is one.
+    pub device: Option<Device>,
+}
+
+/// A block device, as `/sys/block/NAME` describes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Device {
+    /// Its name (`vda`, `nvme0n1`); the whole disk, not the partition.
+    pub name: String,
+    /// The model, when the device says.
+    pub model: Option<String>,
+    /// True for a spinning disk (`queue/rotational`).
+    pub rotational: Option<bool>,
+    /// Its size in bytes.
+    pub size: Option<u64>,
+}
+
+impl Storage {
+    /// One line for people: `ext4 on /dev/vda (vda: virtio, non-rotational, 256 GiB), mounted at /`.
+    pub fn describe(&self) -> String {
+        let dev = match &self.device {
+            Some(d) => {
+                let mut parts = Vec::new();
+                if let Some(m) = &d.model {
+                    parts.push(m.clone());
+                }
+                match d.rotational {
+                    Some(true) => parts.push("rotational".into()),
+                    Some(false) => parts.push("non-rotational".into()),
+                    None => {}
+                }
+                if let Some(n) = d.size {
+                    parts.push(crate::units::format_bytes(n));
+                }
+                format!(" (block device {}: {})", d.name, parts.join(", "))
+            }
+            None => " (no block device)".into(),
+        };
+        format!("{} on {}{dev}, mounted at {}", self.fs_type, self.source, self.mount_point)
+    }
+
+    /// True when the file system keeps files in memory (tmpfs, ramfs):
+    /// there is no device to measure, and no page cache to leave.
+    pub fn in_memory(&self) -> bool {
+        matches!(self.fs_type.as_str(), "tmpfs" | "ramfs" | "devtmpfs")
+    }
+}
+
+/// The mount, file system and block device of `path`, from
+/// `/proc/self/mountinfo` (matched by the file's device number, then by
+/// the longest mount point above it) and `/sys/dev/block`.
+///
+/// # Errors
+///
+/// When `path` cannot be stat'ed or `/proc/self/mountinfo` read or matched.
+pub fn storage(path: &Path) -> io::Result<Storage> {
+    use std::os::unix::fs::MetadataExt;
+    let real = std::fs::canonicalize(path)?;
+    let dev = std::fs::metadata(&real)?.dev();
+    let (major, minor) = (libc::major(dev), libc::minor(dev));
+    let info = std::fs::read_to_string("/proc/self/mountinfo")?;
+    let mounts: Vec<(String, String, String, String)> = info
+        .lines()
+        .filter_map(|line| {
+            let (left, right) = line.split_once(" - ")?;
+            let l: Vec<&str> = left.split(' ').collect();
+            let r: Vec<&str> = right.split(' ').collect();
+            Some((
+                l.get(2)?.to_string(),
+                unescape(l.get(4)?),
+                r.first()?.to_string(),
+                unescape(r.get(1)?),
+            ))
+        })
+        .collect();
+    let under = |m: &str| real.starts_with(m);
+    let want = format!("{major}:{minor}");
+    let best = mounts
+        .iter()
+        .filter(|m| m.0 == want && under(&m.1))
+        .max_by_key(|m| m.1.len())
+        .or_else(|| mounts.iter().filter(|m| under(&m.1)).max_by_key(|m| m.1.len()))
+        .ok_or_else(|| io::Error::other(format!("{}: no mount found for it", real.display())))?;
+    Ok(Storage {
+        mount_point: best.1.clone(),
+        fs_type: best.2.clone(),
+        source: best.3.clone(),
+        device: block_device(&want),
+    })
+}
+
+/// mountinfo escapes spaces and such as `\040`.
+fn unescape(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\'
+            && i + 3 < b.len()
+            && b[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c))
+        {
+            out.push((b[i + 1] - b'0') * 64 + (b[i + 2] - b'0') * 8 + (b[i + 3] - b'0'));
+            i += 4;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The whole disk behind device `maj:min`, from `/sys/dev/block`.
+fn block_device(maj_min: &str) -> Option<Device> {
+    let mut dir = std::fs::canonicalize(format!("/sys/dev/block/{maj_min}")).ok()?;
+    if dir.join("partition").exists() {
+        dir = dir.parent()?.to_path_buf();
+    }
+    let read = |f: &str| {
+        std::fs::read_to_string(dir.join(f))
+            .ok()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    Some(Device {
+        name: dir.file_name()?.to_string_lossy().into_owned(),
+        model: read("device/model"),
+        rotational: read("queue/rotational").map(|r| r == "1"),
+        size: read("size").and_then(|n| n.parse::<u64>().ok()).map(|n| n * 512),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +293,17 @@ mod tests {
         assert!(u.max_rss > 0);
         assert!(free_space(Path::new(".")).unwrap() > 0);
         assert!(free_space(Path::new("/no/such/dir")).is_err());
+    }
+
+    #[test]
+    fn storage_names_the_file_system() {
+        let here = storage(Path::new(".")).unwrap();
+        assert!(!here.fs_type.is_empty() && here.mount_point.starts_with('/'), "{here:?}");
+        assert!(here.describe().contains(&here.fs_type));
+        let proc_fs = storage(Path::new("/proc/self/status")).unwrap();
+        assert_eq!(proc_fs.fs_type, "proc");
+        assert!(proc_fs.device.is_none());
+        assert_eq!(unescape("/a\\040b"), "/a b");
     }
 
     #[test]

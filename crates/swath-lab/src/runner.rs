@@ -10,7 +10,8 @@ use std::process::Command;
 
 use crate::aligned::AlignedBuf;
 use crate::measure::Failure;
-use crate::methods::{Ctx, Kind, Method};
+use crate::methods::{Ctx, Kind, Method, Way};
+use crate::os;
 use crate::sample::Sample;
 
 /// Everything the runs need.
@@ -30,6 +31,8 @@ pub struct Plan {
     pub file_lines: u64,
     /// Lines of the first `ctx.prefix` bytes.
     pub prefix_lines: u64,
+    /// The built Go program that runs the Go methods (`--go`), if any.
+    pub go: Option<PathBuf>,
 }
 
 /// The runs of one method.
@@ -64,6 +67,18 @@ impl Plan {
             args.push(k.into());
             args.push(v);
         }
+        if method.kind == Kind::Compressed {
+            for (k, v) in [
+                ("--gz-file", c.gz.clone().into_os_string()),
+                ("--zst-file", c.zst.clone().into_os_string()),
+            ] {
+                args.push(k.into());
+                args.push(v);
+            }
+        }
+        if c.behind {
+            args.push("--larger-than-ram".into());
+        }
         if method.kind == Kind::Csv {
             for (k, v) in [
                 ("--csv-file", c.csv.clone().into_os_string()),
@@ -80,13 +95,31 @@ impl Plan {
         args
     }
 
+    /// The arguments of the Go program for a Go method's run.
+    pub fn go_args(&self, method: &Method) -> Vec<OsString> {
+        let c = &self.ctx;
+        let expected = method.expected(c, self.file_lines, self.prefix_lines);
+        let mut args = Vec::new();
+        for (k, v) in [
+            ("-method", OsString::from(&method.name)),
+            ("-file", c.file.clone().into_os_string()),
+            ("-scratch", c.scratch.clone().into_os_string()),
+            ("-expect", expected.to_string().into()),
+            ("-write-lines", c.write_lines.to_string().into()),
+        ] {
+            args.push(k.into());
+            args.push(v);
+        }
+        args
+    }
+
     /// Run `method` `self.runs` times; `progress(run)` is called before each.
     /// A failed run ends the series with its error.
     pub fn run_series(&self, method: &Method, mut progress: impl FnMut(usize)) -> Series {
         let mut series = Series::new(method.clone());
         for run in 0..self.runs.max(1) {
             progress(run);
-            if !self.cold && method.kind != Kind::Write {
+            if !self.cold && !matches!(method.kind, Kind::Write | Kind::Small) {
                 // A known state: the whole file read once with large reads.
                 if let Err(e) = warm(method.input(&self.ctx)) {
                     series.error = Some(format!("cannot read the file: {e}"));
@@ -109,10 +142,39 @@ impl Plan {
     }
 
     fn run_child(&self, method: &Method) -> Result<Sample, Failure> {
-        let out = Command::new(&self.exe)
-            .args(self.child_args(method))
-            .output()
-            .map_err(|e| Failure::Failed(format!("cannot run {}: {e}", self.exe.display())))?;
+        let go = method.way == Way::Go;
+        let mut cmd = match (&self.go, go) {
+            (Some(exe), true) => {
+                let mut cmd = Command::new(exe);
+                cmd.args(self.go_args(method));
+                cmd
+            }
+            (None, true) => {
+                return Err(Failure::NotApplicable(
+                    "no Go program was built (swath lab --go, with Go on PATH)".into(),
+                ))
+            }
+            (_, false) => {
+                let mut cmd = Command::new(&self.exe);
+                cmd.args(self.child_args(method));
+                cmd
+            }
+        };
+        // The Go program does not evict: the lab does it for it, and
+        // measures the residency on both sides of the run.
+        let input = method.input(&self.ctx);
+        let reads = !matches!(method.kind, Kind::Write | Kind::Small);
+        let mut before = None;
+        if go && reads {
+            if self.cold {
+                os::evict(input)
+                    .map_err(|e| Failure::Failed(format!("cannot evict the file: {e}")))?;
+            }
+            before = os::residency(input).ok();
+        }
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        let out =
+            cmd.output().map_err(|e| Failure::Failed(format!("cannot run {program}: {e}")))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
         if let Some(why) = not_applicable_of(&stdout) {
             return Err(Failure::NotApplicable(why.to_string()));
@@ -126,7 +188,23 @@ impl Plan {
                 msg.trim_start_matches("swath: ").to_string()
             }));
         }
-        Sample::parse(&stdout).map_err(Failure::Failed)
+        let mut sample = Sample::parse(&stdout).map_err(Failure::Failed)?;
+        if go && reads {
+            sample.residency = before;
+            if self.cold {
+                sample.residency_after = os::residency(input).ok();
+            }
+        }
+        // Every child checks its own count; checked again here, so that no
+        // program (the Go one included) can report a wrong one as a result.
+        let expected = method.expected(&self.ctx, self.file_lines, self.prefix_lines);
+        if sample.lines != expected {
+            return Err(Failure::Failed(format!(
+                "{}: WRONG ANSWER: reported {} lines, expected {expected}",
+                method.name, sample.lines
+            )));
+        }
+        Ok(sample)
     }
 }
 
@@ -190,6 +268,9 @@ pub struct Figures {
     pub syscalls: Option<u64>,
     /// Median residency before the runs, when measured.
     pub residency: Option<f64>,
+    /// Highest residency just after a run, when measured (cold and
+    /// larger-than-memory runs).
+    pub residency_after: Option<f64>,
     /// Buffer offset from a page boundary, for buffer methods.
     pub buf_offset: Option<u64>,
 }
@@ -229,6 +310,11 @@ impl Series {
         } else {
             None
         };
+        let residency_after = if s.iter().all(|x| x.residency_after.is_some()) {
+            s.iter().filter_map(|x| x.residency_after).reduce(f64::max)
+        } else {
+            None
+        };
         let syscalls = if s.iter().all(|x| x.syscalls.is_some()) {
             Some(med(&|x| x.syscalls.unwrap_or(0) as f64) as u64)
         } else {
@@ -249,6 +335,7 @@ impl Series {
             major_faults: med(&|x| x.major_faults as f64) as u64,
             syscalls,
             residency,
+            residency_after,
             buf_offset: s[0].buf_offset,
         })
     }

@@ -38,6 +38,9 @@ pub struct Sample {
     pub major_faults: u64,
     /// Fraction of the file in the page cache just before the run.
     pub residency: Option<f64>,
+    /// Fraction in the page cache just after it (cold and
+    /// larger-than-memory runs: how much the run left behind).
+    pub residency_after: Option<f64>,
 }
 
 impl Sample {
@@ -47,7 +50,7 @@ impl Sample {
         format!(
             "{TAG} secs={} lines={} bytes={} syscalls={} buf_offset={} allocated={} \
              allocations={} heap_peak={} max_rss={} user={} sys={} minor_faults={} \
-             major_faults={} residency={}",
+             major_faults={} residency={} residency_after={}",
             self.secs,
             self.lines,
             self.bytes,
@@ -62,6 +65,7 @@ impl Sample {
             self.minor_faults,
             self.major_faults,
             self.residency.map_or("-".to_string(), |v| v.to_string()),
+            self.residency_after.map_or("-".to_string(), |v| v.to_string()),
         )
     }
 
@@ -100,6 +104,11 @@ impl Sample {
                 "minor_faults" => s.minor_faults = u()?,
                 "major_faults" => s.major_faults = u()?,
                 "residency" => s.residency = if v == "-" { None } else { Some(f()?) },
+                // Optional: not counted in `seen`.
+                "residency_after" => {
+                    s.residency_after = if v == "-" { None } else { Some(f()?) };
+                    continue;
+                }
                 _ => continue,
             }
             seen += 1;
@@ -132,6 +141,7 @@ mod tests {
             minor_faults: 12,
             major_faults: 0,
             residency: Some(0.5),
+            residency_after: Some(0.0),
         };
         let text = format!("noise\n{}\n", s.to_line());
         assert_eq!(Sample::parse(&text), Ok(s));

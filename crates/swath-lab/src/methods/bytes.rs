@@ -27,15 +27,15 @@ fn count_bytes<R: Read>(rdr: &mut R, limit: u64) -> io::Result<(u64, u64)> {
 }
 
 /// 1-byte `read` calls on the file itself.
-pub fn unbuffered(path: &Path, prefix: u64) -> io::Result<Outcome> {
-    let mut rdr = Counted::new(File::open(path)?);
+pub fn unbuffered(path: &Path, prefix: u64, behind: bool) -> io::Result<Outcome> {
+    let mut rdr = Counted::evicting(File::open(path)?, behind);
     let (lines, bytes) = count_bytes(&mut rdr, prefix)?;
     Ok(Outcome { lines, bytes, syscalls: Some(rdr.calls()), buf_offset: None, id_sum: None })
 }
 
 /// 1-byte `read` calls on a `BufReader` (8 KiB) over the file.
-pub fn buffered(path: &Path, prefix: u64) -> io::Result<Outcome> {
-    let mut rdr = BufReader::new(Counted::new(File::open(path)?));
+pub fn buffered(path: &Path, prefix: u64, behind: bool) -> io::Result<Outcome> {
+    let mut rdr = BufReader::new(Counted::evicting(File::open(path)?, behind));
     let (lines, bytes) = count_bytes(&mut rdr, prefix)?;
     Ok(Outcome {
         lines,

@@ -12,10 +12,13 @@
 //! not UTF-8) returns a [`NotApplicable`] error: the lab reports it as not
 //! applicable rather than as a failure.
 
+pub mod behind;
 mod bytes;
 mod counted;
 pub mod csv;
+pub mod direct;
 mod map;
+pub mod packed;
 mod read;
 mod threads;
 mod write;
@@ -36,6 +39,26 @@ pub enum Kind {
     Write,
     /// Records (and the id checksum) of the CSV file [`Ctx::csv`].
     Csv,
+    /// Lines of the whole file, read from its gzip or zstd copy
+    /// ([`Ctx::gz`], [`Ctx::zst`]).
+    Compressed,
+    /// Lines of the small file the second text's read benchmarks read
+    /// ([`Ctx::write_lines`] lines of [`WRITE_LINE`], written untimed first).
+    Small,
+}
+
+/// The groups of methods: the standard lab, and those it runs only when
+/// asked (`--direct`, `--go`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// Run by default.
+    Standard,
+    /// Run by default when the lab generates the log: its gzip and zstd copies.
+    Compressed,
+    /// O_DIRECT reads, with `--direct`.
+    Direct,
+    /// The texts' Go programs, with `--go`.
+    Go,
 }
 
 /// How many threads a parallel method uses.
@@ -110,10 +133,86 @@ pub enum Way {
     CsvParallel(Threads),
     /// swath's CSV record count (the validating scan).
     CsvCount(Threads),
+    /// `read` with `O_DIRECT` (no page cache) into an aligned buffer.
+    Direct {
+        /// Buffer size (a multiple of 4 KiB).
+        size: usize,
+    },
+    /// A compressed copy of the file, decoded and counted.
+    Decode {
+        /// Which copy.
+        format: Packed,
+        /// Through what.
+        via: Via,
+    },
+    /// One of the texts' Go programs (the method's name says which), run
+    /// by the lab's Go binary rather than in Rust.
+    Go,
+}
+
+/// A compression format of the lab's compressed copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packed {
+    /// gzip, level 6 (gzip's default).
+    Gzip,
+    /// Zstandard, level 3 (zstd's default).
+    Zstd,
+}
+
+impl Packed {
+    /// Both, in report order.
+    pub const ALL: [Packed; 2] = [Packed::Gzip, Packed::Zstd];
+
+    /// `gzip` or `zstd`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Packed::Gzip => "gzip",
+            Packed::Zstd => "zstd",
+        }
+    }
+
+    /// The level the lab compresses at: the one users meet (`gzip -6`, `zstd -3`).
+    pub fn level(self) -> i32 {
+        match self {
+            Packed::Gzip => 6,
+            Packed::Zstd => 3,
+        }
+    }
+
+    /// The copy's file-name extension, and the method-name prefix.
+    pub fn ext(self) -> &'static str {
+        match self {
+            Packed::Gzip => "gz",
+            Packed::Zstd => "zst",
+        }
+    }
+
+    /// The command that decodes it to stdout (`zcat`, `zstdcat`).
+    pub fn cat(self) -> &'static str {
+        match self {
+            Packed::Gzip => "zcat",
+            Packed::Zstd => "zstdcat",
+        }
+    }
+}
+
+/// How a compressed copy is decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// `swath::Source::open` (its decoder thread) and `swath::count_source`.
+    Swath,
+    /// The format's crate (flate2's `MultiGzDecoder`, zstd's `Decoder`)
+    /// over a `BufReader` of `size` bytes, read into a `size`-byte buffer.
+    Crate {
+        /// BufReader and read buffer size.
+        size: usize,
+    },
+    /// `zcat FILE` (or `zstdcat`) piped into swath's count engine.
+    Pipe,
 }
 
 /// What a method is run on.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Ctx {
     /// The file to read.
     pub file: PathBuf,
@@ -131,6 +230,13 @@ pub struct Ctx {
     pub csv_records: u64,
     /// The sum of [`csv::id_of`] over its records' first fields.
     pub csv_id_sum: u64,
+    /// The gzip copy of [`Ctx::file`], for the `gz-*` methods.
+    pub gz: PathBuf,
+    /// The zstd copy of [`Ctx::file`], for the `zst-*` methods.
+    pub zst: PathBuf,
+    /// Larger than memory: readers drop what they have read from the page
+    /// cache as they go (see [`behind`]).
+    pub behind: bool,
 }
 
 /// What one run of a method did.
@@ -303,8 +409,75 @@ pub fn all() -> Vec<Method> {
     for (name, way, about) in rows {
         add(name.to_string(), way, Kind::Csv, about.to_string());
     }
+    for format in Packed::ALL {
+        let (ext, lib) = match format {
+            Packed::Gzip => ("gz", "flate2 MultiGzDecoder"),
+            Packed::Zstd => ("zst", "zstd::Decoder"),
+        };
+        let level = format!("{} -{}", format.name(), format.level());
+        let way = Way::Decode { format, via: Via::Swath };
+        let about = format!("the {level} copy through swath::Source's decoder + count_source");
+        add(format!("{ext}-swath"), way, Kind::Compressed, about);
+        for size in PACKED_SIZES {
+            let l = size_label(size);
+            let way = Way::Decode { format, via: Via::Crate { size } };
+            let about = format!("the {level} copy: BufReader({l}) + {lib}, {l} reads");
+            add(format!("{ext}-{}-{l}", lib_short(format)), way, Kind::Compressed, about);
+        }
+        let way = Way::Decode { format, via: Via::Pipe };
+        let about =
+            format!("{} FILE piped into swath's count engine (zcat | swath count)", format.cat());
+        add(format!("{ext}-{}", format.cat()), way, Kind::Compressed, about);
+    }
+    for size in DIRECT_SIZES {
+        let l = size_label(size);
+        let about = format!("O_DIRECT read into a {l} aligned buffer: no page cache, the device");
+        add(format!("direct-{l}"), Way::Direct { size }, Kind::Read, about);
+    }
+    for (name, kind, about) in GO_METHODS {
+        add(name.to_string(), Way::Go, kind, about.to_string());
+    }
     v
 }
+
+/// The buffer sizes of the compressed copies' crate readers: does buffer
+/// size still matter when decoding dominates?
+pub const PACKED_SIZES: [usize; 4] = [4 << 10, 32 << 10, 256 << 10, 1 << 20];
+
+/// The buffer sizes of the `direct-*` methods (O_DIRECT needs multiples of
+/// the device's block size; 4 KiB is the common one).
+pub const DIRECT_SIZES: [usize; 5] = [4 << 10, 32 << 10, 256 << 10, 1 << 20, 8 << 20];
+
+fn lib_short(format: Packed) -> &'static str {
+    match format {
+        Packed::Gzip => "flate2",
+        Packed::Zstd => "zstd",
+    }
+}
+
+/// The Go methods: the ten of the article's lab, then the five benchmarks
+/// of the second text (`go-b-*`), as `go/main.go` implements them.
+pub const GO_METHODS: [(&str, Kind, &str); 15] = [
+    ("go-read-512B", Kind::Read, "Go: File.Read into a 512 B buffer (the article's lab)"),
+    ("go-read-4K", Kind::Read, "Go: File.Read into a 4 KiB buffer"),
+    ("go-read-32K", Kind::Read, "Go: File.Read into a 32 KiB buffer"),
+    ("go-read-256K", Kind::Read, "Go: File.Read into a 256 KiB buffer"),
+    ("go-read-1M", Kind::Read, "Go: File.Read into a 1 MiB buffer"),
+    ("go-read-8M", Kind::Read, "Go: File.Read into an 8 MiB buffer"),
+    ("go-scanner", Kind::Read, "Go: bufio.Scanner, default 64 KB token limit"),
+    ("go-readstring", Kind::Read, "Go: bufio.Reader.ReadString per line"),
+    ("go-readfile", Kind::Read, "Go: os.ReadFile, whole file in memory"),
+    ("go-readat-10", Kind::Read, "Go: 10 goroutines, ReadAt on ranges, 1 MiB buffers"),
+    (
+        "go-b-write-unbuffered",
+        Kind::Write,
+        "Go: f.WriteString per line, unbuffered (the second text)",
+    ),
+    ("go-b-write-bufio", Kind::Write, "Go: lines through bufio.Writer"),
+    ("go-b-read-10B", Kind::Small, "Go: f.Read into a 10-byte slice, unbuffered"),
+    ("go-b-readstring", Kind::Small, "Go: bufio.Reader.ReadString('\\n') per line"),
+    ("go-b-scanner", Kind::Small, "Go: bufio.Scanner + Text() per line"),
+];
 
 /// The method called `name`.
 pub fn find(name: &str) -> Option<Method> {
@@ -318,18 +491,28 @@ impl Method {
     ///
     /// Any I/O error of the method.
     pub fn run(&self, ctx: &Ctx) -> io::Result<Outcome> {
+        let (file, behind) = (&ctx.file, ctx.behind);
         match self.way {
-            Way::Read { size, aligned } => read::read_buf(&ctx.file, size, aligned),
-            Way::ReadUntil => read::read_until(&ctx.file),
-            Way::Lines => read::lines(&ctx.file),
-            Way::FsRead => read::fs_read(&ctx.file),
-            Way::SwathLines => read::swath_lines(&ctx.file),
-            Way::SwathCount => read::swath_count(&ctx.file),
-            Way::Mmap => map::mmap(&ctx.file),
-            Way::MmapParallel(t) => map::mmap_parallel(&ctx.file, t.count()),
-            Way::Pread(t) => threads::pread(&ctx.file, t.count()),
-            Way::ByteUnbuffered => bytes::unbuffered(&ctx.file, ctx.prefix),
-            Way::ByteBufReader => bytes::buffered(&ctx.file, ctx.prefix),
+            Way::Read { size, aligned } => read::read_buf(file, size, aligned, behind),
+            Way::ReadUntil => read::read_until(file, behind),
+            Way::Lines => read::lines(file, behind),
+            Way::FsRead if behind => Err(not_applicable(
+                "a file larger than memory cannot be read whole (--larger-than-ram)".into(),
+            )),
+            Way::FsRead => read::fs_read(file),
+            Way::SwathLines => read::swath_lines(file, behind),
+            Way::SwathCount => read::swath_count(file),
+            Way::Mmap => map::mmap(file, behind),
+            Way::MmapParallel(t) => map::mmap_parallel(file, t.count(), behind),
+            Way::Pread(t) => threads::pread(file, t.count(), behind),
+            Way::ByteUnbuffered => bytes::unbuffered(file, ctx.prefix, behind),
+            Way::ByteBufReader => bytes::buffered(file, ctx.prefix, behind),
+            Way::Direct { size } => direct::read(file, size),
+            Way::Decode { format, via } => packed::decode(self.input(ctx), format, via),
+            Way::Go => Err(io::Error::other(format!(
+                "{} is a Go method: the lab's Go binary runs it (swath lab --go)",
+                self.name
+            ))),
             Way::WriteUnbuffered => write::unbuffered(&self.out_path(ctx), ctx.write_lines),
             Way::WriteBufWriter { large } => {
                 write::bufwriter(&self.out_path(ctx), self.write_count(ctx, large))
@@ -347,10 +530,50 @@ impl Method {
 
     /// The file this method reads (and the lab warms or evicts).
     pub fn input<'c>(&self, ctx: &'c Ctx) -> &'c Path {
-        if self.kind == Kind::Csv {
-            &ctx.csv
-        } else {
-            &ctx.file
+        match (self.kind, self.way) {
+            (Kind::Csv, _) => &ctx.csv,
+            (_, Way::Decode { format: Packed::Gzip, .. }) => &ctx.gz,
+            (_, Way::Decode { format: Packed::Zstd, .. }) => &ctx.zst,
+            _ => &ctx.file,
+        }
+    }
+
+    /// The compressed copy it reads, for a `gz-*` or `zst-*` method.
+    pub fn input_format(&self) -> Option<Packed> {
+        match self.way {
+            Way::Decode { format, .. } => Some(format),
+            _ => None,
+        }
+    }
+
+    /// Which group the method belongs to.
+    pub fn group(&self) -> Group {
+        match self.way {
+            Way::Go => Group::Go,
+            Way::Direct { .. } => Group::Direct,
+            Way::Decode { .. } => Group::Compressed,
+            _ => Group::Standard,
+        }
+    }
+
+    /// With `--larger-than-ram`, how the method keeps the file out of the
+    /// page cache while it reads: every method's file is evicted before its
+    /// run; these say what happens during it.
+    pub fn out_of_cache(&self) -> &'static str {
+        match self.way {
+            Way::Direct { .. } => "O_DIRECT",
+            Way::Mmap | Way::MmapParallel(_) => "madvise+fadvise behind",
+            Way::FsRead => "-",
+            Way::Read { .. }
+            | Way::ReadUntil
+            | Way::Lines
+            | Way::SwathLines
+            | Way::Pread(_)
+            | Way::ByteUnbuffered
+            | Way::ByteBufReader => "fadvise behind",
+            _ if matches!(self.kind, Kind::Write | Kind::Small) => "-",
+            // swath's engine, the decoders and Go do their own reads.
+            _ => "evicted before only",
         }
     }
 
@@ -377,7 +600,8 @@ impl Method {
             }
             return Ok(outcome.lines);
         }
-        if self.kind != Kind::Write {
+        if self.kind != Kind::Write || self.way == Way::Go {
+            // A Go write method checks what it wrote itself.
             return Ok(outcome.lines);
         }
         let path = self.out_path(ctx);
@@ -389,8 +613,9 @@ impl Method {
     /// The lines this method must find, given the file's and the prefix's.
     pub fn expected(&self, ctx: &Ctx, file_lines: u64, prefix_lines: u64) -> u64 {
         match (self.kind, self.way) {
-            (Kind::Read, _) => file_lines,
+            (Kind::Read | Kind::Compressed, _) => file_lines,
             (Kind::Prefix, _) => prefix_lines,
+            (Kind::Small, _) => ctx.write_lines,
             (Kind::Csv, _) => ctx.csv_records,
             (Kind::Write, Way::WriteBufWriter { large } | Way::WriteSwath { large }) => {
                 self.write_count(ctx, large)
@@ -404,6 +629,7 @@ impl Method {
     pub fn write_bytes(&self, ctx: &Ctx) -> u64 {
         let lines = match self.way {
             Way::WriteUnbuffered => ctx.write_lines,
+            Way::Go if matches!(self.kind, Kind::Write | Kind::Small) => ctx.write_lines,
             Way::WriteBufWriter { large } | Way::WriteSwath { large } => {
                 self.write_count(ctx, large)
             }
@@ -455,20 +681,28 @@ mod tests {
 
     #[test]
     fn write_sizes_for_the_disk_check() {
-        let ctx = Ctx {
-            file: PathBuf::new(),
-            scratch: PathBuf::new(),
-            prefix: 0,
-            write_lines: 10,
-            large_write: 1000,
-            csv: PathBuf::new(),
-            csv_records: 0,
-            csv_id_sum: 0,
-        };
+        let ctx = Ctx { write_lines: 10, large_write: 1000, ..Ctx::default() };
         let bytes = |n: &str| find(n).unwrap().write_bytes(&ctx);
         assert_eq!(bytes("read-4K"), 0);
         assert_eq!(bytes("write-unbuffered"), 110);
         assert_eq!(bytes("write-swath"), 110);
         assert_eq!(bytes("write-large-swath"), 1000 / 11 * 11);
+        assert_eq!(bytes("go-b-write-bufio"), 110);
+        assert_eq!(bytes("go-read-4K"), 0);
+    }
+
+    #[test]
+    fn groups_and_inputs() {
+        let ctx = Ctx { gz: "a.gz".into(), zst: "a.zst".into(), ..Ctx::default() };
+        let m = |n: &str| find(n).unwrap_or_else(|| panic!("{n}"));
+        assert_eq!(m("gz-flate2-4K").input(&ctx), Path::new("a.gz"));
+        assert_eq!(m("zst-zstdcat").input(&ctx), Path::new("a.zst"));
+        assert_eq!(m("direct-8M").group(), Group::Direct);
+        assert_eq!(m("go-readat-10").group(), Group::Go);
+        assert_eq!(m("zst-swath").group(), Group::Compressed);
+        assert_eq!(m("mmap").group(), Group::Standard);
+        assert_eq!(all().iter().filter(|m| m.group() == Group::Go).count(), 15);
+        assert_eq!(m("read-4K").out_of_cache(), "fadvise behind");
+        assert_eq!(m("direct-4K").out_of_cache(), "O_DIRECT");
     }
 }

@@ -11,8 +11,9 @@ use super::{not_applicable, to_io, Counted, Outcome};
 use crate::aligned::{AlignedBuf, PAGE};
 
 /// `read` into one reused buffer of `size` bytes, counting `\n` in what came.
-pub fn read_buf(path: &Path, size: usize, aligned: bool) -> io::Result<Outcome> {
-    let mut file = File::open(path)?;
+/// With `behind`, what has been read is evicted from the page cache.
+pub fn read_buf(path: &Path, size: usize, aligned: bool, behind: bool) -> io::Result<Outcome> {
+    let mut file = Counted::evicting(File::open(path)?, behind);
     if aligned {
         let mut buf = AlignedBuf::new(size);
         count_reads(&mut file, &mut buf)
@@ -24,7 +25,7 @@ pub fn read_buf(path: &Path, size: usize, aligned: bool) -> io::Result<Outcome> 
     }
 }
 
-fn count_reads(file: &mut File, buf: &mut [u8]) -> io::Result<Outcome> {
+fn count_reads(file: &mut Counted<File>, buf: &mut [u8]) -> io::Result<Outcome> {
     let mut count = LineCount::default();
     let mut calls = 0u64;
     loop {
@@ -47,8 +48,8 @@ fn count_reads(file: &mut File, buf: &mut [u8]) -> io::Result<Outcome> {
 }
 
 /// `BufReader` + `read_until` into one reused `Vec`: no allocation per line.
-pub fn read_until(path: &Path) -> io::Result<Outcome> {
-    let mut rdr = BufReader::new(Counted::new(File::open(path)?));
+pub fn read_until(path: &Path, behind: bool) -> io::Result<Outcome> {
+    let mut rdr = BufReader::new(Counted::evicting(File::open(path)?, behind));
     let mut line = Vec::with_capacity(256);
     let (mut lines, mut bytes) = (0u64, 0u64);
     loop {
@@ -70,9 +71,9 @@ pub fn read_until(path: &Path) -> io::Result<Outcome> {
 }
 
 /// `BufRead::lines()`: a fresh `String` per line, UTF-8 checked.
-pub fn lines(path: &Path) -> io::Result<Outcome> {
+pub fn lines(path: &Path, behind: bool) -> io::Result<Outcome> {
     let len = std::fs::metadata(path)?.len();
-    let mut rdr = BufReader::new(Counted::new(File::open(path)?));
+    let mut rdr = BufReader::new(Counted::evicting(File::open(path)?, behind));
     let mut lines = 0u64;
     for line in (&mut rdr).lines() {
         match line {
@@ -107,9 +108,10 @@ pub fn fs_read(path: &Path) -> io::Result<Outcome> {
 }
 
 /// swath's line reader: borrowed lines from one 256 KiB aligned buffer.
-pub fn swath_lines(path: &Path) -> io::Result<Outcome> {
+pub fn swath_lines(path: &Path, behind: bool) -> io::Result<Outcome> {
     let len = std::fs::metadata(path)?.len();
-    let mut rdr = LineReaderBuilder::new().from_reader(Counted::new(File::open(path)?));
+    let file = Counted::evicting(File::open(path)?, behind);
+    let mut rdr = LineReaderBuilder::new().from_reader(file);
     let mut lines = 0u64;
     while rdr.next_line().map_err(to_io)?.is_some() {
         lines += 1;

@@ -6,6 +6,7 @@ use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
+use super::behind::Behind;
 use super::Outcome;
 use crate::aligned::AlignedBuf;
 
@@ -13,7 +14,8 @@ use crate::aligned::AlignedBuf;
 const BUF: usize = 256 * 1024;
 
 /// Count the file's lines with `threads` threads over equal ranges.
-pub fn pread(path: &Path, threads: usize) -> io::Result<Outcome> {
+/// With `behind`, each thread evicts its range behind itself.
+pub fn pread(path: &Path, threads: usize, behind: bool) -> io::Result<Outcome> {
     let file = File::open(path)?;
     let len = file.metadata()?.len();
     let per = len.div_ceil(threads.max(1) as u64).max(1);
@@ -22,7 +24,7 @@ pub fn pread(path: &Path, threads: usize) -> io::Result<Outcome> {
         let handles: Vec<_> = (0..threads.max(1) as u64)
             .map(|i| (i * per, ((i + 1) * per).min(len)))
             .filter(|(start, end)| start < end)
-            .map(|(start, end)| s.spawn(move || count_range(file, start, end)))
+            .map(|(start, end)| s.spawn(move || count_range(file, start, end, behind)))
             .collect();
         handles.into_iter().map(|h| h.join().expect("pread thread panicked")).collect()
     });
@@ -43,7 +45,13 @@ pub fn pread(path: &Path, threads: usize) -> io::Result<Outcome> {
 }
 
 /// `\n` count, `pread` calls, and the last byte of `start..end`.
-fn count_range(file: &File, start: u64, end: u64) -> io::Result<(u64, u64, Option<u8>)> {
+fn count_range(
+    file: &File,
+    start: u64,
+    end: u64,
+    behind: bool,
+) -> io::Result<(u64, u64, Option<u8>)> {
+    let mut evict = Behind::new(file, start, behind);
     let mut buf = AlignedBuf::new(BUF);
     let (mut pos, mut newlines, mut calls, mut last) = (start, 0u64, 0u64, None);
     while pos < end {
@@ -63,6 +71,9 @@ fn count_range(file: &File, start: u64, end: u64) -> io::Result<(u64, u64, Optio
         newlines += swath::count_newlines(&buf[..n]);
         last = Some(buf[n - 1]);
         pos += n as u64;
+        if let Some(e) = &mut evict {
+            e.advance(n);
+        }
     }
     Ok((newlines, calls, last))
 }

@@ -1,6 +1,7 @@
 //! What the lab prints: a table, the recipes the numbers support, one JSON
 //! document, an SVG chart.
 
+mod compare;
 mod json;
 mod recipes;
 mod svg;
@@ -11,6 +12,9 @@ pub use recipes::recipes;
 pub use svg::to_svg;
 pub use table::to_table;
 
+pub use compare::{decompression_share, to_compare_table, vs_article};
+
+use crate::methods::Packed;
 use crate::runner::Series;
 
 /// A finished lab run.
@@ -40,6 +44,29 @@ pub struct Report {
     pub csv: Option<CsvInput>,
     /// One series per method, in run order.
     pub series: Vec<Series>,
+    /// Show the texts' figures beside this machine's in a table of their
+    /// own (`--compare`); the main table always has the ratio.
+    pub compare: bool,
+    /// Larger than memory (`--larger-than-ram`): the file kept out of the
+    /// page cache while the methods read it.
+    pub larger_than_ram: bool,
+    /// Where the file is: file system and device, in one line.
+    pub storage: Option<String>,
+    /// The compressed copies the `gz-*` and `zst-*` methods read.
+    pub compressed: Vec<CompressedInput>,
+    /// `go version`, when the Go methods ran.
+    pub go: Option<String>,
+    /// What the lab has to say about this run (a skipped group and why).
+    pub notes: Vec<String>,
+}
+
+/// A compressed copy of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompressedInput {
+    /// Its format (and level).
+    pub format: Packed,
+    /// Its size in bytes.
+    pub size: u64,
 }
 
 /// The CSV file the CSV methods read.
@@ -59,6 +86,11 @@ impl Report {
     /// The series of the method called `name`, if it ran and succeeded.
     pub fn ok(&self, name: &str) -> Option<&Series> {
         self.series.iter().find(|s| s.method.name == name && s.ok())
+    }
+
+    /// The size of the compressed copy in `format`, if the lab made one.
+    pub fn compressed_size(&self, format: Packed) -> Option<u64> {
+        self.compressed.iter().find(|c| c.format == format).map(|c| c.size)
     }
 
     /// `2026-11-29 23:05 UTC` for [`Report::unix_time`].

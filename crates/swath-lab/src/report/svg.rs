@@ -5,12 +5,13 @@
 use std::fmt::Write;
 
 use super::Report;
-use crate::methods::{size_label, Kind};
+use crate::article::{self, Figure};
+use crate::methods::{size_label, Kind, READ_SIZES};
 
 const W: f64 = 820.0;
 const LEFT: f64 = 70.0;
 const RIGHT: f64 = 30.0;
-const LINE_TOP: f64 = 70.0;
+const LINE_TOP: f64 = 92.0;
 const LINE_H: f64 = 260.0;
 const BAR_H: f64 = 20.0;
 const BAR_GAP: f64 = 6.0;
@@ -45,6 +46,18 @@ pub fn to_svg(r: &Report) -> String {
             Some((n, aligned, s.figures()?.gbps))
         })
         .collect();
+    // The article's File::read curve, and Go's here when it ran.
+    let theirs: Vec<(usize, f64)> = READ_SIZES
+        .iter()
+        .filter_map(|&n| match article::for_method(&format!("read-{}", size_label(n)))?.figure {
+            Figure::Read { gbps, .. } => Some((n, gbps)),
+            _ => None,
+        })
+        .collect();
+    let go: Vec<(usize, f64)> = READ_SIZES
+        .iter()
+        .filter_map(|&n| Some((n, r.ok(&format!("go-read-{}", size_label(n)))?.figures()?.gbps)))
+        .collect();
     let bar_top = LINE_TOP + LINE_H + 90.0;
     let height = bar_top + bars.len().max(1) as f64 * (BAR_H + BAR_GAP) + 40.0;
     let mut o = String::new();
@@ -67,18 +80,25 @@ pub fn to_svg(r: &Report) -> String {
         esc(&title)
     );
     let _ = writeln!(o, "<text x=\"{LEFT}\" y=\"42\" fill=\"#555\">{}</text>", esc(&r.machine));
-    line_panel(&mut o, &points);
+    line_panel(&mut o, &points, &theirs, &go);
     bar_panel(&mut o, &bars, bar_top);
     o.push_str("</svg>\n");
     o
 }
 
-fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
+fn line_panel(
+    o: &mut String,
+    points: &[(usize, bool, f64)],
+    theirs: &[(usize, f64)],
+    go: &[(usize, f64)],
+) {
     let x0 = LEFT;
     let x1 = W - RIGHT;
     let (y0, y1) = (LINE_TOP + LINE_H, LINE_TOP);
     let _ = writeln!(o, "<text x=\"{x0}\" y=\"{}\" font-weight=\"bold\">File::read: buffer size against GB/s</text>", LINE_TOP - 10.0);
-    let ymax = nice_max(points.iter().map(|p| p.2).fold(0.0, f64::max));
+    let ymax = nice_max(
+        points.iter().map(|p| p.2).chain(theirs.iter().chain(go).map(|p| p.1)).fold(0.0, f64::max),
+    );
     let sizes = crate::methods::READ_SIZES;
     let lmin = (sizes[0] as f64).log2();
     let lmax = (sizes[sizes.len() - 1] as f64).log2();
@@ -138,6 +158,51 @@ fn line_panel(o: &mut String, points: &[(usize, bool, f64)]) {
             path.join(" ")
         );
     }
+    // Other machines' and languages' curves: a line and hollow points each,
+    // labelled on the right so they never cover this machine's labels.
+    for (curve, color, dash) in [(theirs, "#7f7f7f", "6 4"), (go, "#2ca02c", "2 3")] {
+        if curve.len() < 2 {
+            continue;
+        }
+        let path: Vec<String> =
+            curve.iter().map(|p| format!("{:.1},{:.1}", px(p.0), py(p.1))).collect();
+        let _ = writeln!(
+            o,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"1.5\" \
+             stroke-dasharray=\"{dash}\"/>",
+            path.join(" ")
+        );
+        for p in curve {
+            let (x, y) = (px(p.0), py(p.1));
+            let _ = writeln!(
+                o,
+                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"white\" stroke=\"{color}\"/>\
+                 <text x=\"{:.1}\" y=\"{:.1}\" fill=\"{color}\" font-size=\"10\">{}</text>",
+                x + 6.0,
+                y - 6.0,
+                super::fmt_gbps(p.1)
+            );
+        }
+    }
+    let mut legend = 0.0;
+    for (curve, color, text) in [
+        (theirs, "#7f7f7f", "the article's machine (Go, published)"),
+        (go, "#2ca02c", "Go on this machine"),
+    ] {
+        if curve.len() >= 2 {
+            let _ = writeln!(
+                o,
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"white\" stroke=\"{color}\"/>\
+                 <text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+                x0 + 330.0 + legend,
+                LINE_TOP - 36.0,
+                x0 + 340.0 + legend,
+                LINE_TOP - 32.0,
+                esc(text)
+            );
+            legend += 260.0;
+        }
+    }
     for p in points {
         let (color, shape) = if p.1 { ("#1f77b4", "circle") } else { ("#d62728", "rect") };
         let (x, y) = (px(p.0), py(p.2));
@@ -184,6 +249,8 @@ fn kind_style(kind: Kind) -> (&'static str, &'static str) {
         Kind::Prefix => ("#9467bd", "1-byte reads"),
         Kind::Write => ("#ff7f0e", "writes lines"),
         Kind::Csv => ("#1f77b4", "reads the CSV"),
+        Kind::Compressed => ("#8c564b", "decodes"),
+        Kind::Small => ("#e377c2", "small file"),
     }
 }
 
@@ -195,7 +262,7 @@ fn bar_panel(o: &mut String, bars: &[(String, f64, Kind)], top: f64) {
     );
     // Legend: one coloured square per kind present.
     let mut lx = LEFT + 230.0;
-    for kind in [Kind::Read, Kind::Prefix, Kind::Write, Kind::Csv] {
+    for kind in [Kind::Read, Kind::Prefix, Kind::Write, Kind::Csv, Kind::Compressed, Kind::Small] {
         if bars.iter().any(|b| b.2 == kind) {
             let (color, text) = kind_style(kind);
             let _ = writeln!(

@@ -2,14 +2,18 @@
 
 use std::fmt::Write;
 
-use super::{recipes, Report};
-use crate::methods::Kind;
+use super::compare::fmt_times;
+use super::{decompression_share, recipes, to_compare_table, vs_article, Report};
+use crate::methods::{Kind, Packed, Way};
 use crate::units::format_bytes;
 
 /// The table, then the recipes, as text.
 pub fn to_table(r: &Report) -> String {
     let mut out = String::new();
-    let state = if r.cold {
+    let state = if r.larger_than_ram {
+        "larger than memory (evicted before each run and, by most methods, behind the reader \
+         as it goes: see 'out of cache')"
+    } else if r.cold {
         "cold cache (evicted before each run; 'cached' = fraction still resident)"
     } else {
         "warm cache (file read once before each run)"
@@ -36,6 +40,22 @@ pub fn to_table(r: &Report) -> String {
         );
     }
     let _ = writeln!(out, "{} on {}", r.date(), r.machine);
+    if let Some(st) = &r.storage {
+        let _ = writeln!(out, "storage: {st}");
+    }
+    for c in &r.compressed {
+        let _ = writeln!(
+            out,
+            "{} -{} copy: {} ({:.0}:1)",
+            c.format.name(),
+            c.format.level(),
+            format_bytes(c.size),
+            r.size as f64 / c.size.max(1) as f64
+        );
+    }
+    if let Some(v) = &r.go {
+        let _ = writeln!(out, "Go methods: go-*, built with {v}");
+    }
     let _ = writeln!(out);
     let head = [
         "method",
@@ -51,7 +71,16 @@ pub fn to_table(r: &Report) -> String {
         "calls",
         "per unit",
         "cached",
+        "vs text",
     ];
+    let after = r.series.iter().any(|s| s.figures().is_some_and(|f| f.residency_after.is_some()));
+    let mut head: Vec<&str> = head.to_vec();
+    if after {
+        head.push("after");
+    }
+    if r.larger_than_ram {
+        head.push("out of cache");
+    }
     let mut rows: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
     let mut failures = Vec::new();
     for s in &r.series {
@@ -84,7 +113,7 @@ pub fn to_table(r: &Report) -> String {
             (Some(c), _) => c.to_string(),
             (None, _) => "-".into(),
         };
-        rows.push(vec![
+        let mut row = vec![
             s.method.name.clone(),
             secs(f.secs.0),
             format!("{}..{}", secs(f.secs.1), secs(f.secs.2)),
@@ -98,7 +127,15 @@ pub fn to_table(r: &Report) -> String {
             calls,
             per,
             f.residency.map_or("-".into(), |x| format!("{:.0}%", x * 100.0)),
-        ]);
+            vs_article(s).map_or("-".into(), |(p, x)| format!("{} {}", fmt_times(x), p.text.tag())),
+        ];
+        if after {
+            row.push(f.residency_after.map_or("-".into(), |x| format!("{:.0}%", x * 100.0)));
+        }
+        if r.larger_than_ram {
+            row.push(s.method.out_of_cache().into());
+        }
+        rows.push(row);
     }
     let widths: Vec<usize> = (0..head.len())
         .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
@@ -127,12 +164,31 @@ pub fn to_table(r: &Report) -> String {
     if has(Kind::Csv) {
         notes.push_str("; csv-* rows count records");
     }
+    if has(Kind::Compressed) {
+        notes.push_str("; gz-*/zst-* GB/s are of decompressed bytes (see below)");
+    }
+    if r.series.iter().any(|s| s.method.way == Way::Go) {
+        notes.push_str("; go-* allocated = Go's TotalAlloc");
+    }
     let _ = writeln!(
         out,
         "\nGB/s = 10^9 bytes per second at the median time; allocated = heap bytes asked \
          for (counting allocator);\npeak RSS = the child process's high-water mark from the \
-         OS (a mapped file counts){notes}."
+         OS (a mapped file counts); vs text = this machine's speed over the figure a text \
+         published\nfor the same work (A, B, C: see --compare){}{notes}.",
+        if after { "; after = the file's share still cached after a run" } else { "" }
     );
+    compressed_table(r, &mut out);
+    if r.compare {
+        let _ = writeln!(out);
+        out.push_str(&to_compare_table(r));
+    }
+    if !r.notes.is_empty() {
+        let _ = writeln!(out);
+        for n in &r.notes {
+            let _ = writeln!(out, "Note: {n}");
+        }
+    }
     let recipes = recipes(r);
     if !recipes.is_empty() {
         let _ = writeln!(out, "\nWhat these numbers say on this machine:");
@@ -147,6 +203,51 @@ pub fn to_table(r: &Report) -> String {
         }
     }
     out
+}
+
+/// The compressed reads: GB/s of compressed and of decompressed bytes, and
+/// the share of the time decoding takes.
+fn compressed_table(r: &Report, out: &mut String) {
+    let mut rows: Vec<[String; 5]> = Vec::new();
+    for s in r.series.iter().filter(|s| s.method.kind == Kind::Compressed) {
+        let Some(f) = s.figures() else { continue };
+        let format = match s.method.way {
+            Way::Decode { format, .. } => format,
+            _ => Packed::Gzip,
+        };
+        let packed = r.compressed_size(format).unwrap_or(0);
+        rows.push([
+            s.method.name.clone(),
+            format!("{} -{}", format.name(), format.level()),
+            format!("{:.2}", packed as f64 / f.secs.0.max(1e-12) / 1e6),
+            super::fmt_gbps(f.gbps),
+            decompression_share(r, s).map_or("-".into(), |x| format!("{:.0}%", x * 100.0)),
+        ]);
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nCompressed copies of the same file (decoding share = 1 - the plain file's \
+         read-256K time for the same bytes / this time):"
+    );
+    let head = ["method", "format", "MB/s compressed", "GB/s decompressed", "decoding share"];
+    let widths: Vec<usize> = (0..5)
+        .map(|c| rows.iter().map(|r| r[c].len()).chain([head[c].len()]).max().unwrap_or(0))
+        .collect();
+    let line = |cells: [&str; 5]| {
+        let mut l = format!("{:<w$}", cells[0], w = widths[0]);
+        for c in 1..5 {
+            let _ = write!(l, "  {:>w$}", cells[c], w = widths[c]);
+        }
+        l
+    };
+    let _ = writeln!(out, "{}", line(head));
+    let _ = writeln!(out, "{}", "-".repeat(widths.iter().sum::<usize>() + 8));
+    for r in &rows {
+        let _ = writeln!(out, "{}", line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
+    }
 }
 
 fn secs(s: f64) -> String {
