@@ -58,6 +58,11 @@ pub fn free_space(dir: &Path) -> io::Result<u64> {
     if rc != 0 {
         return Err(io::Error::last_os_error());
     }
+    if st.f_blocks == 0 {
+        // A file system that reports no size at all (ramfs) has no limit
+        // to check against: it grows until memory runs out.
+        return Ok(u64::MAX);
+    }
     Ok((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
 }
 

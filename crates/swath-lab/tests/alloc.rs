@@ -40,6 +40,7 @@ fn lines_allocates_per_line_and_reused_buffers_do_not() {
         csv: dir.join("input.csv"),
         csv_records: 0,
         csv_id_sum: 0,
+        ..Ctx::default()
     };
     let lines = log::line_count(size);
     let run_on = |ctx: &Ctx, name: &str| {

@@ -6,7 +6,17 @@ use std::path::{Path, PathBuf};
 
 use swath::count::Kernel;
 use swath_lab::gen::{csv, log};
-use swath_lab::methods::{self, Ctx, Kind};
+use swath_lab::methods::{self, packed, Ctx, Kind, Packed, Via, Way};
+
+/// True when `tool` can be run.
+fn on_path(tool: &str) -> bool {
+    std::process::Command::new(tool)
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok()
+}
 
 struct Dir(PathBuf);
 
@@ -33,7 +43,14 @@ fn slow_lines(data: &[u8]) -> u64 {
 fn check_all(dir: &Path, data: &[u8]) {
     let file = dir.join("input");
     fs::write(&file, data).unwrap();
+    // The compressed copies the gz-* and zst-* methods read.
+    let gz = dir.join("input.gz");
+    let zst = dir.join("input.zst");
+    packed::write_copy(&file, &gz, Packed::Gzip).unwrap();
+    packed::write_copy(&file, &zst, Packed::Zstd).unwrap();
     let ctx = Ctx {
+        gz,
+        zst,
         file,
         scratch: dir.to_path_buf(),
         prefix: 100_000.min(data.len() as u64),
@@ -42,20 +59,39 @@ fn check_all(dir: &Path, data: &[u8]) {
         csv: PathBuf::new(),
         csv_records: 0,
         csv_id_sum: 0,
+        ..Ctx::default()
     };
     let file_lines = slow_lines(data);
     let prefix_lines = slow_lines(&data[..ctx.prefix as usize]);
     // The CSV methods read a CSV, not these shapes: csv_* tests below.
-    for m in methods::all().into_iter().filter(|m| m.kind != Kind::Csv) {
-        let out = m.run(&ctx).unwrap_or_else(|e| panic!("{}: {e}", m.name));
+    // The Go methods run in the Go program (tests/go.rs).
+    for m in methods::all().into_iter().filter(|m| m.kind != Kind::Csv && m.way != Way::Go) {
+        let out = match m.run(&ctx) {
+            Ok(out) => out,
+            // Only O_DIRECT on a file system that refuses it, or a decoder
+            // command that is not installed, may say "not applicable".
+            Err(e) if methods::as_not_applicable(&e).is_some() => {
+                let allowed = match m.way {
+                    Way::Direct { .. } => methods::direct::probe(&ctx.file).is_err(),
+                    Way::Decode { format, via: Via::Pipe } => !on_path(format.cat()),
+                    _ => false,
+                };
+                assert!(allowed, "{}: not applicable, and it should be: {e}", m.name);
+                eprintln!("SKIPPED {}: not applicable here: {e}", m.name);
+                continue;
+            }
+            Err(e) => panic!("{}: {e}", m.name),
+        };
         let found = m.check(&ctx, &out).unwrap();
         let expected = m.expected(&ctx, file_lines, prefix_lines);
         assert_eq!(found, expected, "{} on {} bytes", m.name, data.len());
         match m.kind {
-            Kind::Read => assert_eq!(out.bytes, data.len() as u64, "{}", m.name),
+            Kind::Read | Kind::Compressed => {
+                assert_eq!(out.bytes, data.len() as u64, "{}", m.name)
+            }
             Kind::Prefix => assert_eq!(out.bytes, ctx.prefix, "{}", m.name),
             Kind::Write => assert!(!dir.join(format!("{}.out", m.name)).exists()),
-            Kind::Csv => unreachable!("filtered out"),
+            Kind::Csv | Kind::Small => unreachable!("filtered out"),
         }
     }
 }
@@ -109,6 +145,7 @@ fn a_wrong_count_is_a_loud_failure() {
         csv: PathBuf::new(),
         csv_records: 0,
         csv_id_sum: 0,
+        ..Ctx::default()
     };
     let m = methods::find("read-4K").unwrap();
     let err = swath_lab::measure::measure(&m, &ctx, 3, false).unwrap_err().to_string();
@@ -138,6 +175,7 @@ fn csv_ctx(dir: &Path, data: &[u8], records: u64, id_sum: u64) -> Ctx {
         csv: path,
         csv_records: records,
         csv_id_sum: id_sum,
+        ..Ctx::default()
     }
 }
 
@@ -218,6 +256,7 @@ fn lines_is_not_applicable_to_bytes_that_are_not_utf8() {
         csv: PathBuf::new(),
         csv_records: 0,
         csv_id_sum: 0,
+        ..Ctx::default()
     };
     let lines = methods::find("lines").unwrap();
     let err = lines.run(&ctx).unwrap_err();
@@ -232,4 +271,44 @@ fn lines_is_not_applicable_to_bytes_that_are_not_utf8() {
     assert_eq!(swath_lab::measure::measure(&read, &ctx, 4, false).unwrap().lines, 4);
     // A plain I/O error is not "not applicable".
     assert!(methods::as_not_applicable(&std::io::Error::other("boom")).is_none());
+}
+
+/// Larger than memory: each reader that evicts behind itself leaves (next
+/// to) nothing of the file in the page cache, and still counts right. On a
+/// disk-backed directory (the target dir), as tmpfs files are memory.
+#[test]
+fn readers_evict_behind_themselves() {
+    let base =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("behind-{}", std::process::id()));
+    fs::create_dir_all(&base).unwrap();
+    let dir = Dir(base);
+    let storage = swath_lab::os::storage(&dir.0).unwrap();
+    if storage.in_memory() {
+        assert!(std::env::var_os("CI").is_none(), "CI: the target dir is on {}", storage.fs_type);
+        eprintln!("SKIPPED: the target dir is on {}, which cannot evict", storage.fs_type);
+        return;
+    }
+    let size = 6 << 20;
+    let mut data = Vec::new();
+    log::write(&mut data, size).unwrap();
+    let file = dir.0.join("input");
+    fs::write(&file, &data).unwrap();
+    let ctx = Ctx { file, scratch: dir.0.clone(), prefix: 1 << 20, behind: true, ..Ctx::default() };
+    let lines = log::line_count(size);
+    let prefix = log::line_count(ctx.prefix);
+    let evicting = methods::all()
+        .into_iter()
+        .filter(|m| m.out_of_cache().contains("behind") && m.kind != Kind::Prefix);
+    let mut n = 0;
+    for m in evicting {
+        let s = swath_lab::measure::measure(&m, &ctx, m.expected(&ctx, lines, prefix), true)
+            .unwrap_or_else(|e| panic!("{}: {e}", m.name));
+        let after = s.residency_after.expect("measured after a larger-than-ram run");
+        assert!(after < 0.05, "{}: {:.0}% of the file still cached", m.name, after * 100.0);
+        n += 1;
+    }
+    assert!(n >= 10, "{n} evicting methods");
+    // fs::read cannot read a file larger than memory: not applicable.
+    let err = methods::find("fs-read").unwrap().run(&ctx).unwrap_err();
+    assert!(methods::as_not_applicable(&err).unwrap().contains("larger than memory"));
 }

@@ -10,7 +10,7 @@ use std::io;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
 
-use super::behind::{drop_range, STEP};
+use super::behind::{drop_range, LAG, STEP};
 use super::Outcome;
 
 /// Map the file, or `None` for an empty one (a zero-length map is an error).
@@ -45,9 +45,13 @@ fn count(file: &File, map: &memmap2::Mmap, start: usize, end: usize, behind: boo
         let _ = unsafe {
             map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, page, stop - page)
         };
-        drop_range(file.as_raw_fd(), page as u64, (stop - page) as u64);
+        // Back by LAG: a large folio straddling the last step's end.
+        let from = (page as u64).saturating_sub(LAG).max(start as u64);
+        drop_range(file.as_raw_fd(), from, stop as u64 - from);
         pos = stop;
     }
+    let from = (start as u64).saturating_sub(LAG);
+    drop_range(file.as_raw_fd(), from, end as u64 + LAG - from);
     newlines
 }
 
