@@ -128,7 +128,14 @@ pub struct Args {
     go: bool,
 
     // The child side: `swath lab --run-method NAME ...` runs one method once
-    // and prints one sample line.
+    // and prints one sample line. Boxed: the parent never needs these.
+    #[command(flatten)]
+    child: Box<ChildArgs>,
+}
+
+/// The hidden arguments of the child that runs one method once.
+#[derive(Debug, clap::Args)]
+struct ChildArgs {
     #[arg(long, hide = true)]
     run_method: Option<String>,
     #[arg(long, hide = true)]
@@ -153,7 +160,7 @@ const CSV_ROW_MAX: u64 = 100;
 
 /// Run `swath lab`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    if let Some(name) = args.run_method.clone() {
+    if let Some(name) = args.child.run_method.clone() {
         return run_child(&args, &name);
     }
     let mut chosen = select(&args.only, &args.skip)?;
@@ -180,7 +187,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Group::Compressed => args.file.is_none(),
         Group::Standard => true,
     });
-    if args.file.is_some() && args.csv_file.is_none() && args.run_method.is_none() {
+    if args.file.is_some() && args.csv_file.is_none() && args.child.run_method.is_none() {
         // The user's file is not CSV as far as we know: no generated CSV
         // stands in for it.
         let before = chosen.len();
@@ -490,7 +497,9 @@ fn reference_counts(path: &Path, prefix: u64) -> Result<(u64, u64)> {
 /// The child: run one method once, print its sample line.
 fn run_child(args: &Args, name: &str) -> Result<ExitCode> {
     let method = methods::find(name).with_context(|| format!("no method called {name:?}"))?;
-    let (Some(file), Some(scratch), Some(expect)) = (&args.file, &args.scratch, args.expect) else {
+    let (Some(file), Some(scratch), Some(expect)) =
+        (&args.file, &args.child.scratch, args.child.expect)
+    else {
         bail!("--run-method needs --file, --scratch and --expect");
     };
     let ctx = Ctx {
@@ -498,12 +507,12 @@ fn run_child(args: &Args, name: &str) -> Result<ExitCode> {
         scratch: scratch.clone(),
         prefix: args.prefix,
         write_lines: args.write_lines,
-        large_write: args.large_write.unwrap_or(args.size),
+        large_write: args.child.large_write.unwrap_or(args.size),
         csv: args.csv_file.clone().unwrap_or_default(),
-        csv_records: args.csv_records.unwrap_or(0),
-        csv_id_sum: args.csv_id_sum.unwrap_or(0),
-        gz: args.gz_file.clone().unwrap_or_default(),
-        zst: args.zst_file.clone().unwrap_or_default(),
+        csv_records: args.child.csv_records.unwrap_or(0),
+        csv_id_sum: args.child.csv_id_sum.unwrap_or(0),
+        gz: args.child.gz_file.clone().unwrap_or_default(),
+        zst: args.child.zst_file.clone().unwrap_or_default(),
         behind: args.larger_than_ram,
     };
     match measure::measure(&method, &ctx, expect, args.cold || args.larger_than_ram) {

@@ -157,7 +157,7 @@ fn table_and_a_well_formed_chart() {
     // This machine's buffer-size line, and the article's published one.
     assert_eq!(count("polyline"), 2, "the buffer-size lines");
     assert!(svg.contains("the article's machine (Go, published)"), "{svg}");
-    assert!(svg.contains(">11.79<"), "the article's 1 MiB point");
+    assert!(svg.contains(">11.8<"), "the article's 1 MiB point, 11.79 GB/s");
     // One bar per method (read-* is 9 of them, + mmap, lines), the two Vec
     // points, the line legend's square, the bar legend's square (all read
     // methods: one kind), the background.
