@@ -95,11 +95,17 @@ impl State {
 
 impl Fault {
     /// The size `stat` reports now, for a backing file of `real` bytes.
-    pub fn visible_len(&self, state: &State, real: u64) -> u64 {
+    ///
+    /// A shrinking file keeps its size in `stat` with direct I/O (reads end
+    /// early, as the issue describes it); through the page cache it reports
+    /// its new size once read, as a truncated file does: the kernel would
+    /// otherwise fill the missing part of each page with zeros.
+    pub fn visible_len(&self, state: &State, real: u64, page_cache: bool) -> u64 {
         match self {
             Fault::Grow { len_at_open, .. } if !state.grown.load(Ordering::Relaxed) => {
                 (*len_at_open).min(real)
             }
+            Fault::Shrink { to } if page_cache && state.reads() > 0 => (*to).min(real),
             _ => real,
         }
     }
@@ -143,7 +149,7 @@ impl Fault {
                 if off >= after {
                     state.grown.store(true, Ordering::Relaxed);
                 }
-                clip(want_end, self.visible_len(state, real))
+                clip(want_end, self.visible_len(state, real, page_cache))
             }
             Fault::Stall { at, stall } => {
                 let Answer::Bytes { start, end } = clip(want_end, real) else { unreachable!() };
@@ -198,15 +204,17 @@ mod tests {
     #[test]
     fn shrink_ends_reads_early_and_grow_follows_the_reader() {
         let (f, s) = (Fault::Shrink { to: 50 }, State::default());
-        assert_eq!(f.visible_len(&s, 100), 100);
+        assert_eq!(f.visible_len(&s, 100, false), 100);
         assert_eq!(bytes(f.answer(&s, 40, 64, 100, false)), (40, 50));
+        assert_eq!(f.visible_len(&s, 100, false), 100);
+        assert_eq!(f.visible_len(&s, 100, true), 50);
         assert_eq!(bytes(f.answer(&s, 60, 64, 100, false)), (50, 50));
 
         let (f, s) = (Fault::Grow { len_at_open: 50, after: 40 }, State::default());
-        assert_eq!(f.visible_len(&s, 100), 50);
+        assert_eq!(f.visible_len(&s, 100, false), 50);
         assert_eq!(bytes(f.answer(&s, 0, 64, 100, false)), (0, 50));
         assert_eq!(bytes(f.answer(&s, 40, 64, 100, false)), (40, 100));
-        assert_eq!(f.visible_len(&s, 100), 100);
+        assert_eq!(f.visible_len(&s, 100, false), 100);
     }
 
     #[test]

@@ -41,7 +41,7 @@ impl FaultFs {
         let (kind, perm, size) = if ino == INodeNo::ROOT {
             (FileType::Directory, 0o755, 0)
         } else {
-            (FileType::RegularFile, 0o644, self.fault.visible_len(&self.state, self.real_len()))
+            (FileType::RegularFile, 0o644, self.fault.visible_len(&self.state, self.real_len(), self.page_cache))
         };
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
         FileAttr {

@@ -101,7 +101,7 @@ impl SafeMap {
             let err = Error::new(ErrorKind::Truncated { expected: self.len_at_open, got });
             return Err(err.at(Position::new(got, 0, 0)));
         }
-        let err = io::Error::other("a page of the memory map could not be read (SIGBUS)");
+        let err = io::Error::other("input/output error: a page of the memory map could not be read (SIGBUS)");
         Err(Error::from(err).at(Position::new(lost, 0, 0)))
     }
 }
