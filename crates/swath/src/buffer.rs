@@ -216,6 +216,22 @@ impl Buffer {
     fn reallocate(&mut self, new_cap: usize) {
         let len = self.len();
         debug_assert!(len <= new_cap);
+        if self.start == 0 && self.cap >= MAPPED && new_cap >= MAPPED {
+            // Both sizes are maps: let the kernel move the pages, so growth
+            // never holds the old and the new buffer at once (peak memory
+            // stays at the limit, not 1.5 times it).
+            // SAFETY: `self.ptr` is a live map of `self.cap` bytes (see
+            // `allocate`); MREMAP_MAYMOVE returns a map of `new_cap` bytes
+            // holding the same first `min(cap, new_cap)` bytes, new ones zero.
+            let p = unsafe {
+                libc::mremap(self.ptr.as_ptr().cast(), self.cap, new_cap, libc::MREMAP_MAYMOVE)
+            };
+            if p != libc::MAP_FAILED {
+                self.ptr = NonNull::new(p.cast()).expect("mremap returned null");
+                self.cap = new_cap;
+                return;
+            }
+        }
         let new = allocate(new_cap);
         // SAFETY: source and destination are distinct allocations, each at
         // least `len` bytes long past the given starts.
@@ -258,9 +274,32 @@ fn layout(cap: usize) -> Layout {
     Layout::from_size_align(cap, ALIGN).expect("buffer capacity overflows a Layout")
 }
 
+/// Capacities from this size on are anonymous maps of their own, grown with
+/// `mremap` (no copy, no second buffer): the memory bound of
+/// [`Buffer::set_max_capacity`] then holds to within this size.
+const MAPPED: usize = 1 << 20;
+
 /// Zeroed, so every byte handed out as a slice is initialised. Fresh pages
 /// from the OS are zero already, so this costs nothing for large buffers.
 fn allocate(cap: usize) -> NonNull<u8> {
+    if cap >= MAPPED {
+        // SAFETY: a fresh private anonymous map; no address is imposed.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                cap,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p != libc::MAP_FAILED {
+            // Page-aligned and zero-filled by the kernel.
+            return NonNull::new(p.cast()).expect("mmap returned null");
+        }
+        alloc::handle_alloc_error(layout(cap));
+    }
     let layout = layout(cap);
     // SAFETY: `cap >= 1`, so the layout has a non-zero size.
     let ptr = unsafe { alloc::alloc_zeroed(layout) };
@@ -271,6 +310,12 @@ fn allocate(cap: usize) -> NonNull<u8> {
 ///
 /// `ptr` must come from `allocate(cap)` with the same `cap`, and not be used after.
 unsafe fn deallocate(ptr: NonNull<u8>, cap: usize) {
+    if cap >= MAPPED {
+        // SAFETY: guaranteed by the caller: a map of `cap` bytes from `allocate`
+        // (or `mremap` to `cap`).
+        unsafe { libc::munmap(ptr.as_ptr().cast(), cap) };
+        return;
+    }
     // SAFETY: guaranteed by the caller.
     unsafe { alloc::dealloc(ptr.as_ptr(), layout(cap)) }
 }

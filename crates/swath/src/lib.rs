@@ -45,6 +45,7 @@ pub mod decompress;
 mod error;
 mod feed;
 mod lines;
+pub mod mmap;
 pub mod parallel;
 pub mod range;
 mod source;
@@ -55,6 +56,7 @@ pub use count::{count_lines, count_newlines, count_source, CountOptions, LineCou
 pub use decompress::Compression;
 pub use error::{Error, ErrorKind, Position, Result};
 pub use feed::Feed;
+pub use mmap::SafeMap;
 pub use lines::{LineReader, LineReaderBuilder, DEFAULT_MAX_LINE_LEN};
 pub use parallel::Parallel;
 pub use range::{Framing, LineFraming, RangeReader};

@@ -91,6 +91,26 @@ pub fn read_range_exact(file: &File, range: Range<u64>, buf: &mut [u8]) -> Resul
     Ok(())
 }
 
+/// Read from `offset` until `buf` is full or the file ends, retrying short
+/// reads and `Interrupted` (a `read_at` may return fewer bytes than asked
+/// long before the end). Returns the bytes read.
+///
+/// # Errors
+///
+/// The first I/O error other than `Interrupted`.
+pub fn read_full_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    let mut done = 0;
+    while done < buf.len() {
+        match file.read_at(&mut buf[done..], offset + done as u64) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
+}
+
 /// How record boundaries are found, so the parallel driver can snap ranges
 /// to them. The CSV layer has its own quote-aware framing.
 pub trait Framing: Sync {

@@ -106,8 +106,9 @@ impl Source {
         let (format, raw): (Compression, Box<dyn Read + Send>) = match inner {
             Inner::File { file, len } => {
                 let mut prefix = [0u8; 4];
-                let n =
-                    std::os::unix::fs::FileExt::read_at(&file, &mut prefix, 0).map_err(named)?;
+                // All four bytes even through short reads and EINTR, or a
+                // gzip file read 1 byte at a time would not be recognised.
+                let n = crate::range::read_full_at(&file, &mut prefix, 0).map_err(named)?;
                 match Compression::detect(&prefix[..n]) {
                     Compression::None => {
                         let inner = Inner::File { file, len };

@@ -469,7 +469,8 @@ impl ParallelReader {
         }
 
         let mut bom = [0u8; 3];
-        let bom_len = match file.read_at(&mut bom, 0) {
+        // Short reads and EINTR must not hide a byte order mark.
+        let bom_len = match swath::range::read_full_at(file, &mut bom, 0) {
             Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
             _ => 0,
         };

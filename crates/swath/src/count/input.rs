@@ -19,8 +19,9 @@ use crate::source::Source;
 pub struct CountOptions {
     /// Threads and range size for regular files.
     pub parallel: Parallel,
-    /// Read a regular file through a memory map instead of `pread`.
-    /// See [`Source::map`] for the risk this takes.
+    /// Read a regular file through a memory map instead of `pread`. A file
+    /// that shrinks while mapped is a [`ErrorKind::Truncated`] error, not a
+    /// crash (see [`crate::mmap`]); the file must not be written in place.
     pub mmap: bool,
     /// Read buffer size per thread.
     pub buffer_size: usize,
@@ -59,19 +60,15 @@ pub fn count_source(src: &mut Source, opts: &CountOptions) -> Result<LineCount> 
     };
     if opts.mmap {
         // SAFETY: documented on `CountOptions::mmap`: the caller opted in to
-        // the SIGBUS risk of a file truncated while mapped.
-        let map = unsafe { src.map() }?;
-        if (map.len() as u64) < len {
-            // Shrunk between open and map: slicing the map by the size at
-            // open would go past its end.
-            let err = Error::new(ErrorKind::Truncated { expected: len, got: map.len() as u64 });
-            return Err(with_path(err.at(Position::new(map.len() as u64, 0, 0))));
-        }
+        // a map of a file nobody writes in place; a shrinking file is a
+        // `Truncated` error through `SafeMap::check`, not a SIGBUS crash.
+        let map = unsafe { crate::mmap::SafeMap::new(file, len) }.map_err(with_path)?;
         let parts = opts.parallel.try_map::<_, Error, _>(len, |_, r| {
             let mut c = LineCount::default();
             c.add(&map[r.start as usize..r.end as usize]);
             Ok(c)
         })?;
+        map.check(file).map_err(with_path)?;
         return Ok(parts.into_iter().fold(LineCount::default(), LineCount::then));
     }
     let parts = opts.parallel.try_map_with(
