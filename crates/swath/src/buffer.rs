@@ -68,6 +68,12 @@ impl Buffer {
     }
 
     /// Set the most the buffer may grow to (never below its default capacity).
+    ///
+    /// The bound is on memory, not only on capacity: from 1 MiB on the
+    /// buffer is a map of its own that grows in place with `mremap`, so a
+    /// buffer that reached `max` holds at most `max` bytes (rounded up to a
+    /// page) of RSS, plus at most 1 MiB for the one copy made when it
+    /// became a map, and never an old and a new buffer at once.
     pub fn set_max_capacity(&mut self, max: usize) {
         self.max_cap = max.max(self.default_cap);
     }
