@@ -71,12 +71,64 @@ fn a_full_disk_is_reported_and_leaves_the_old_target_alone() {
     let target = disk.path().join("out");
     let target_s = target.to_str().unwrap().to_string();
     let cases: Vec<(&str, Vec<String>)> = vec![
-        ("csv select", vec!["csv".into(), "select".into(), "-c".into(), "1-3".into(), input.clone(), "-o".into(), target_s.clone()]),
-        ("csv select -t 2", vec!["csv".into(), "select".into(), "-t".into(), "2".into(), "-c".into(), "1-3".into(), input.clone(), "-o".into(), target_s.clone()]),
-        ("csv to-json", vec!["csv".into(), "to-json".into(), "-t".into(), "1".into(), input.clone(), "-o".into(), target_s.clone()]),
-        ("csv to-json -t 2", vec!["csv".into(), "to-json".into(), "-t".into(), "2".into(), input.clone(), "-o".into(), target_s.clone()]),
-        ("gen log", vec!["gen".into(), "log".into(), "--size".into(), "3M".into(), target_s.clone()]),
-        ("gen csv", vec!["gen".into(), "csv".into(), "--rows".into(), "100K".into(), target_s.clone()]),
+        (
+            "csv select",
+            vec![
+                "csv".into(),
+                "select".into(),
+                "-c".into(),
+                "1-3".into(),
+                input.clone(),
+                "-o".into(),
+                target_s.clone(),
+            ],
+        ),
+        (
+            "csv select -t 2",
+            vec![
+                "csv".into(),
+                "select".into(),
+                "-t".into(),
+                "2".into(),
+                "-c".into(),
+                "1-3".into(),
+                input.clone(),
+                "-o".into(),
+                target_s.clone(),
+            ],
+        ),
+        (
+            "csv to-json",
+            vec![
+                "csv".into(),
+                "to-json".into(),
+                "-t".into(),
+                "1".into(),
+                input.clone(),
+                "-o".into(),
+                target_s.clone(),
+            ],
+        ),
+        (
+            "csv to-json -t 2",
+            vec![
+                "csv".into(),
+                "to-json".into(),
+                "-t".into(),
+                "2".into(),
+                input.clone(),
+                "-o".into(),
+                target_s.clone(),
+            ],
+        ),
+        (
+            "gen log",
+            vec!["gen".into(), "log".into(), "--size".into(), "3M".into(), target_s.clone()],
+        ),
+        (
+            "gen csv",
+            vec!["gen".into(), "csv".into(), "--rows".into(), "100K".into(), target_s.clone()],
+        ),
     ];
     for (what, args) in cases {
         std::fs::write(&target, b"previous").unwrap();

@@ -38,6 +38,8 @@ fn huge_field_csv(dir: &Path, field: u64) -> std::path::PathBuf {
 }
 
 /// Run swath with `args`; return whether it succeeded and its peak RSS.
+// The child is reaped with wait4 (for its rusage), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn peak_rss(args: &[&str], file: &Path) -> (bool, u64) {
     let child = Command::new(env!("CARGO_BIN_EXE_swath"))
         .args(args)

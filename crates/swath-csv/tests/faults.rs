@@ -65,7 +65,11 @@ fn eio_and_shrinking_are_errors_with_path_and_byte() {
         for (i, got) in answers(&mnt.path()).into_iter().enumerate() {
             let err = got.expect_err(&format!("reader {i} under {fault:?}"));
             assert_eq!(err.path(), Some(mnt.path().as_path()), "reader {i}: {err}");
-            assert_eq!(err.position().map(|p| p.byte), Some(7_777), "reader {i} under {fault:?}: {err}");
+            assert_eq!(
+                err.position().map(|p| p.byte),
+                Some(7_777),
+                "reader {i} under {fault:?}: {err}"
+            );
         }
     }
 }

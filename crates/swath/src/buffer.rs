@@ -370,6 +370,24 @@ mod tests {
     }
 
     #[test]
+    fn grows_through_the_mapped_sizes_keeping_every_byte() {
+        // 256 KiB (allocator) -> 512 KiB -> 1 MiB (first map, a copy) ->
+        // 2 MiB -> 4 MiB (mremap), then back to the default after.
+        let data: Vec<u8> = (0..3_500_000u32).map(|i| (i % 251) as u8).collect();
+        let mut src: &[u8] = &data;
+        let mut buf = Buffer::with_capacity(DEFAULT_CAPACITY);
+        buf.set_max_capacity(4 << 20);
+        while buf.fill(&mut src).unwrap() > 0 {}
+        assert_eq!(buf.capacity(), 4 << 20);
+        assert_eq!(buf.data(), &data[..]);
+        assert_eq!(buf.data().as_ptr() as usize % ALIGN, 0);
+        buf.consume(data.len() - 10);
+        assert!(buf.make_room());
+        assert_eq!(buf.capacity(), DEFAULT_CAPACITY);
+        assert_eq!(buf.data(), &data[data.len() - 10..]);
+    }
+
+    #[test]
     fn retries_interrupted() {
         struct Flaky(bool);
         impl Read for Flaky {

@@ -25,7 +25,9 @@ fn answers(path: &Path) -> Vec<Result<u64, swath::Error>> {
             mmap,
             buffer_size: 1000,
         };
-        out.push(Source::open(path).and_then(|mut s| count_source(&mut s, &opts)).map(|c| c.lines()));
+        out.push(
+            Source::open(path).and_then(|mut s| count_source(&mut s, &opts)).map(|c| c.lines()),
+        );
     }
     let lines = LineReaderBuilder::new().capacity(1000).from_path(path).and_then(|mut r| {
         let mut n = 0;
@@ -46,7 +48,11 @@ fn answers(path: &Path) -> Vec<Result<u64, swath::Error>> {
 fn with_mount(fault: Fault, page_cache: bool) -> (tempfile::NamedTempFile, FaultMount) {
     let f = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(f.path(), data()).unwrap();
-    let m = if page_cache { FaultMount::with_page_cache(f.path(), fault) } else { FaultMount::new(f.path(), fault) };
+    let m = if page_cache {
+        FaultMount::with_page_cache(f.path(), fault)
+    } else {
+        FaultMount::new(f.path(), fault)
+    };
     (f, m.expect("mount"))
 }
 
@@ -93,7 +99,11 @@ fn eio_and_shrinking_are_errors_with_path_and_byte() {
 fn a_page_that_cannot_be_read_under_mmap_is_an_error_not_a_crash() {
     require_fuse!();
     let (_f, mnt) = with_mount(Fault::EioAt { at: 12_345 }, true);
-    let opts = CountOptions { mmap: true, parallel: Parallel::new().threads(2).chunk_size(4096), ..CountOptions::default() };
+    let opts = CountOptions {
+        mmap: true,
+        parallel: Parallel::new().threads(2).chunk_size(4096),
+        ..CountOptions::default()
+    };
     let err = Source::open(mnt.path()).and_then(|mut s| count_source(&mut s, &opts)).unwrap_err();
     assert_eq!(err.position().map(|p| p.byte), Some(12_288), "{err}");
     assert!(err.to_string().contains("SIGBUS"), "{err}");
@@ -102,7 +112,11 @@ fn a_page_that_cannot_be_read_under_mmap_is_an_error_not_a_crash() {
 #[test]
 fn mmap_through_the_page_cache_waits_for_stalls_and_reports_a_shrink() {
     require_fuse!();
-    let opts = CountOptions { mmap: true, parallel: Parallel::new().threads(2).chunk_size(4096), ..CountOptions::default() };
+    let opts = CountOptions {
+        mmap: true,
+        parallel: Parallel::new().threads(2).chunk_size(4096),
+        ..CountOptions::default()
+    };
     let (f, mnt) = with_mount(Fault::Stall { at: 10_000, stall: Duration::from_millis(300) }, true);
     let want = count_source(&mut Source::open(f.path()).unwrap(), &opts).unwrap();
     let got = count_source(&mut Source::open(mnt.path()).unwrap(), &opts).unwrap();
