@@ -42,12 +42,37 @@ struct Cmd {
 
 const CMDS: &[Cmd] = &[
     Cmd { name: "count", args: &["count"], threads: true, output: false },
-    Cmd { name: "csv count", args: &["csv", "count", "--chunk-size", "4096"], threads: true, output: false },
-    Cmd { name: "csv check", args: &["csv", "check", "--chunk-size", "4096"], threads: true, output: false },
+    Cmd {
+        name: "csv count",
+        args: &["csv", "count", "--chunk-size", "4096"],
+        threads: true,
+        output: false,
+    },
+    Cmd {
+        name: "csv check",
+        args: &["csv", "check", "--chunk-size", "4096"],
+        threads: true,
+        output: false,
+    },
     Cmd { name: "csv head", args: &["csv", "head", "-n", "100000"], threads: false, output: false },
-    Cmd { name: "csv select", args: &["csv", "select", "-c", "3,1", "--chunk-size", "4096"], threads: true, output: true },
-    Cmd { name: "csv to-json", args: &["csv", "to-json", "--chunk-size", "4096"], threads: true, output: true },
-    Cmd { name: "csv stats", args: &["csv", "stats", "--json", "--chunk-size", "4096"], threads: true, output: false },
+    Cmd {
+        name: "csv select",
+        args: &["csv", "select", "-c", "3,1", "--chunk-size", "4096"],
+        threads: true,
+        output: true,
+    },
+    Cmd {
+        name: "csv to-json",
+        args: &["csv", "to-json", "--chunk-size", "4096"],
+        threads: true,
+        output: true,
+    },
+    Cmd {
+        name: "csv stats",
+        args: &["csv", "stats", "--json", "--chunk-size", "4096"],
+        threads: true,
+        output: false,
+    },
 ];
 
 /// A finished run: what it printed, with the input's path replaced by
@@ -86,12 +111,19 @@ fn run(cmd: &Cmd, threads: Option<usize>, mmap: bool, input: &Path, out_dir: &Pa
     left.sort();
     let written = std::fs::read(&target).ok();
     // A run cut by the timeout is killed: no exit code, like a crash.
-    Run { code: out.status.code(), stdout: text(&out.stdout), stderr: text(&out.stderr), written, left }
+    Run {
+        code: out.status.code(),
+        stdout: text(&out.stdout),
+        stderr: text(&out.stderr),
+        written,
+        left,
+    }
 }
 
 /// The thread counts and map settings a command is run with.
 fn variants(cmd: &Cmd) -> Vec<(Option<usize>, bool)> {
-    let mut v = if cmd.threads { vec![(Some(1), false), (Some(2), false)] } else { vec![(None, false)] };
+    let mut v =
+        if cmd.threads { vec![(Some(1), false), (Some(2), false)] } else { vec![(None, false)] };
     if cmd.name == "count" {
         v.push((Some(1), true));
         v.push((Some(2), true));
@@ -166,7 +198,11 @@ fn fails(fault: Fault) -> Vec<(String, String)> {
             assert!(msg.contains("FILE"), "{what}: the error does not name the path: {msg}");
             assert!(msg.contains("byte "), "{what}: the error has no byte offset: {msg}");
             if cmd.output {
-                assert_eq!(got.written.as_deref(), Some(&b"previous"[..]), "{what}: the old output changed");
+                assert_eq!(
+                    got.written.as_deref(),
+                    Some(&b"previous"[..]),
+                    "{what}: the old output changed"
+                );
                 assert_eq!(got.left, ["out"], "{what}: a temporary file was left behind");
             }
             messages.push((what, msg));
@@ -226,7 +262,10 @@ fn a_file_that_shrinks_while_read_is_an_error_at_its_new_end() {
     for (what, msg) in fails(Fault::Shrink { to }) {
         let got = byte_in(&msg).unwrap();
         // The exact end, or (through the page cache) the page it is in.
-        assert!(got == to || (what.contains("mmap") && got == (to & !4095) + 4096 || got == to & !4095), "{what}: {msg}");
+        assert!(
+            got == to || (what.contains("mmap") && got == (to & !4095) + 4096 || got == to & !4095),
+            "{what}: {msg}"
+        );
     }
 }
 
@@ -239,7 +278,8 @@ fn a_file_that_grows_while_read_gives_the_answer_at_open_or_at_the_end() {
     let at_open = data[..at_open].iter().rposition(|&b| b == b'\n').unwrap() + 1;
     // ... and not inside a quoted field: cut after a record of kind 0.
     let text = std::str::from_utf8(&data).unwrap();
-    let at_open = text[..at_open].rfind("plain").map(|i| i + text[i..].find('\n').unwrap() + 1).unwrap();
+    let at_open =
+        text[..at_open].rfind("plain").map(|i| i + text[i..].find('\n').unwrap() + 1).unwrap();
     let full = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(full.path(), &data).unwrap();
     let prefix = tempfile::NamedTempFile::new().unwrap();
@@ -253,7 +293,10 @@ fn a_file_that_grows_while_read_gives_the_answer_at_open_or_at_the_end() {
             let mnt = mount(full.path(), fault.clone(), mmap);
             let dir = tempfile::tempdir().unwrap();
             let got = run(cmd, threads, mmap, &mnt.path(), dir.path());
-            assert!(got == small || got == large, "{what}: {got:?}\nnot\n{small:?}\nnor\n{large:?}");
+            assert!(
+                got == small || got == large,
+                "{what}: {got:?}\nnot\n{small:?}\nnor\n{large:?}"
+            );
         }
     }
 }

@@ -113,10 +113,20 @@ impl Fault {
     /// The answer to a read of `size` bytes at `off` of a file of `real`
     /// bytes; `page_cache` is true when the kernel reads whole pages for
     /// its cache (a short answer would then look like the end of file).
-    pub fn answer(&self, state: &State, off: u64, size: u32, real: u64, page_cache: bool) -> Answer {
+    pub fn answer(
+        &self,
+        state: &State,
+        off: u64,
+        size: u32,
+        real: u64,
+        page_cache: bool,
+    ) -> Answer {
         let n = state.reads.fetch_add(1, Ordering::Relaxed) + 1;
         let want_end = off.saturating_add(u64::from(size));
-        let clip = |end: u64, limit: u64| Answer::Bytes { start: off.min(limit), end: end.min(limit).max(off.min(limit)) };
+        let clip = |end: u64, limit: u64| Answer::Bytes {
+            start: off.min(limit),
+            end: end.min(limit).max(off.min(limit)),
+        };
         match *self {
             Fault::None => clip(want_end, real),
             Fault::EioAt { at } => {

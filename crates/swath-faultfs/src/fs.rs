@@ -7,9 +7,9 @@ use std::os::unix::fs::FileExt;
 use std::time::{Duration, SystemTime};
 
 use fuser::{
-    Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation, INodeNo,
-    InitFlags, KernelConfig, LockOwner, OpenFlags, ReplyAttr, ReplyData, ReplyDirectory,
-    ReplyEntry, ReplyOpen, Request,
+    Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation, INodeNo, InitFlags,
+    KernelConfig, LockOwner, OpenFlags, ReplyAttr, ReplyData, ReplyDirectory, ReplyEntry,
+    ReplyOpen, Request,
 };
 
 use crate::fault::{Answer, Fault, State};
@@ -41,7 +41,11 @@ impl FaultFs {
         let (kind, perm, size) = if ino == INodeNo::ROOT {
             (FileType::Directory, 0o755, 0)
         } else {
-            (FileType::RegularFile, 0o644, self.fault.visible_len(&self.state, self.real_len(), self.page_cache))
+            (
+                FileType::RegularFile,
+                0o644,
+                self.fault.visible_len(&self.state, self.real_len(), self.page_cache),
+            )
         };
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
         FileAttr {

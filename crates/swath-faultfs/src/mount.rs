@@ -56,9 +56,8 @@ impl FaultMount {
         config.mount_options = vec![MountOption::FSName("swath-faultfs".into()), MountOption::RO];
         // Two event threads: a stalled read must not stop a `stat`.
         config.n_threads = Some(2);
-        let session = fuser::spawn_mount(fs, dir.path(), &config).map_err(|e| {
-            io::Error::new(e.kind(), format!("mounting the fault filesystem: {e}"))
-        })?;
+        let session = fuser::spawn_mount(fs, dir.path(), &config)
+            .map_err(|e| io::Error::new(e.kind(), format!("mounting the fault filesystem: {e}")))?;
         Ok(FaultMount { session: Some(session), state, dir })
     }
 

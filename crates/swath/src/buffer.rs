@@ -68,6 +68,12 @@ impl Buffer {
     }
 
     /// Set the most the buffer may grow to (never below its default capacity).
+    ///
+    /// The bound is on memory, not only on capacity: from 1 MiB on the
+    /// buffer is a map of its own that grows in place with `mremap`, so a
+    /// buffer that reached `max` holds at most `max` bytes (rounded up to a
+    /// page) of RSS, plus at most 1 MiB for the one copy made when it
+    /// became a map, and never an old and a new buffer at once.
     pub fn set_max_capacity(&mut self, max: usize) {
         self.max_cap = max.max(self.default_cap);
     }
@@ -361,6 +367,24 @@ mod tests {
         assert_eq!(buf.capacity(), 8);
         assert_eq!(buf.data(), b"xx");
         assert_eq!(buf.offset(), 30);
+    }
+
+    #[test]
+    fn grows_through_the_mapped_sizes_keeping_every_byte() {
+        // 256 KiB (allocator) -> 512 KiB -> 1 MiB (first map, a copy) ->
+        // 2 MiB -> 4 MiB (mremap), then back to the default after.
+        let data: Vec<u8> = (0..3_500_000u32).map(|i| (i % 251) as u8).collect();
+        let mut src: &[u8] = &data;
+        let mut buf = Buffer::with_capacity(DEFAULT_CAPACITY);
+        buf.set_max_capacity(4 << 20);
+        while buf.fill(&mut src).unwrap() > 0 {}
+        assert_eq!(buf.capacity(), 4 << 20);
+        assert_eq!(buf.data(), &data[..]);
+        assert_eq!(buf.data().as_ptr() as usize % ALIGN, 0);
+        buf.consume(data.len() - 10);
+        assert!(buf.make_room());
+        assert_eq!(buf.capacity(), DEFAULT_CAPACITY);
+        assert_eq!(buf.data(), &data[data.len() - 10..]);
     }
 
     #[test]

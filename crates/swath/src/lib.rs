@@ -56,8 +56,8 @@ pub use count::{count_lines, count_newlines, count_source, CountOptions, LineCou
 pub use decompress::Compression;
 pub use error::{Error, ErrorKind, Position, Result};
 pub use feed::Feed;
-pub use mmap::SafeMap;
 pub use lines::{LineReader, LineReaderBuilder, DEFAULT_MAX_LINE_LEN};
+pub use mmap::SafeMap;
 pub use parallel::Parallel;
 pub use range::{Framing, LineFraming, RangeReader};
 pub use source::Source;

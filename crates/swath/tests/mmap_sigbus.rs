@@ -31,7 +31,10 @@ fn a_file_truncated_while_mapped_reads_as_zeros_and_reports_the_offset() {
     assert!(newlines < 64 * PAGE / 64);
     assert_eq!(map.lost_at(), Some(11 * PAGE as u64), "the first page wholly past the new end");
     let err = map.check(&file).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::Truncated { expected, got } if *expected == 64 * PAGE as u64 && *got == cut), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::Truncated { expected, got } if *expected == 64 * PAGE as u64 && *got == cut),
+        "{err}"
+    );
     assert_eq!(err.position().unwrap().byte, cut);
 }
 
@@ -46,7 +49,12 @@ fn count_with_mmap_reports_a_truncation_instead_of_crashing() {
                 let file = std::fs::File::open(f.path()).unwrap();
                 // SAFETY: as above.
                 let map = unsafe { SafeMap::new(&file, 256 * PAGE as u64) }.unwrap();
-                std::fs::OpenOptions::new().write(true).open(f.path()).unwrap().set_len(PAGE as u64).unwrap();
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(f.path())
+                    .unwrap()
+                    .set_len(PAGE as u64)
+                    .unwrap();
                 let sum: u64 = map.iter().map(|&b| u64::from(b)).sum();
                 assert!(sum > 0);
                 assert!(map.check(&file).is_err());
@@ -59,7 +67,8 @@ fn count_with_mmap_reports_a_truncation_instead_of_crashing() {
     let f = file_of(4 << 20);
     let full = (4 << 20) / 64;
     for round in 0..8 {
-        let data: Vec<u8> = (0..4usize << 20).map(|i| if i % 64 == 63 { b'\n' } else { b'x' }).collect();
+        let data: Vec<u8> =
+            (0..4usize << 20).map(|i| if i % 64 == 63 { b'\n' } else { b'x' }).collect();
         std::fs::write(f.path(), &data).unwrap();
         let opts = CountOptions {
             mmap: true,

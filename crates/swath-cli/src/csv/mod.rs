@@ -74,7 +74,9 @@ pub struct CsvOpts {
     /// Accept records with different numbers of fields.
     #[arg(long)]
     flexible: bool,
-    /// Longest record accepted, in bytes (suffixes K, M, G allowed).
+    /// Longest record accepted, in bytes (suffixes K, M, G allowed). It bounds
+    /// memory: count, check, head and select peak at the longest record
+    /// read (at most this) plus about 8 MiB.
     #[arg(long, default_value = "64M", value_parser = parse_size)]
     max_record_size: usize,
 }

@@ -75,7 +75,6 @@ mod task;
 pub use records::ChunkRecords;
 
 use std::fmt;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 

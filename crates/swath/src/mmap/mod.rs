@@ -3,7 +3,7 @@
 //! A mapped file that shrinks (`logrotate copytruncate`), or whose page
 //! cannot be read (a disk error, a network file system), raises `SIGBUS`
 //! on the next access: without a handler, a crash. A [`SafeMap`] registers
-//! its address range with a process-wide SIGBUS handler ([`handler`]) that
+//! its address range with a process-wide SIGBUS handler (`handler.rs`) that
 //! recognises faults inside swath's own maps, maps zero pages over the lost
 //! part so the reader runs on, and records where the loss began; the read
 //! then ends with an error naming that byte ([`SafeMap::check`]). A SIGBUS
@@ -101,7 +101,9 @@ impl SafeMap {
             let err = Error::new(ErrorKind::Truncated { expected: self.len_at_open, got });
             return Err(err.at(Position::new(got, 0, 0)));
         }
-        let err = io::Error::other("input/output error: a page of the memory map could not be read (SIGBUS)");
+        let err = io::Error::other(
+            "input/output error: a page of the memory map could not be read (SIGBUS)",
+        );
         Err(Error::from(err).at(Position::new(lost, 0, 0)))
     }
 }
@@ -126,6 +128,9 @@ impl std::ops::Deref for SafeMap {
 
 impl std::fmt::Debug for SafeMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SafeMap").field("len", &self.map.len()).field("lost_at", &self.lost_at()).finish()
+        f.debug_struct("SafeMap")
+            .field("len", &self.map.len())
+            .field("lost_at", &self.lost_at())
+            .finish()
     }
 }

@@ -1,0 +1,102 @@
+//! The record limit bounds memory exactly: a `csv count` or `csv select`
+//! of a file with one huge field peaks at most at the field's size (or the
+//! limit, when the field is longer and the run fails) plus
+//! [`OVERHEAD`]. Peak RSS is the child's own `ru_maxrss` (the kernel's
+//! VmHWM at exit), read with `wait4`.
+//!
+//! Before the buffer grew with `mremap`, each doubling held the old and the
+//! new buffer at once: a 16 MiB field peaked at 55 MiB, a 64 MiB one at
+//! 203 MiB (issue 19). These sizes are small so the tests stay fast on an
+//! unoptimised build; README figures go to 100 MiB.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The stated constant: the process itself (about 6 MiB: binary, libc,
+/// one 256 KiB buffer per thread) plus the last copy before the buffer
+/// becomes a map of its own (1 MiB), with room to spare.
+const OVERHEAD: u64 = 12 << 20;
+
+const MIB: u64 = 1 << 20;
+
+/// A CSV whose second record has one field of `field` bytes.
+fn huge_field_csv(dir: &Path, field: u64) -> std::path::PathBuf {
+    use std::io::Write;
+    let path = dir.join(format!("field-{field}.csv"));
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    f.write_all(b"id,big,c\n1,").unwrap();
+    let block = vec![b'a'; 1 << 16];
+    let mut left = field;
+    while left > 0 {
+        let n = left.min(block.len() as u64) as usize;
+        f.write_all(&block[..n]).unwrap();
+        left -= n as u64;
+    }
+    f.write_all(b",z\n2,x,y\n").unwrap();
+    f.flush().unwrap();
+    path
+}
+
+/// Run swath with `args`; return whether it succeeded and its peak RSS.
+// The child is reaped with wait4 (for its rusage), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn peak_rss(args: &[&str], file: &Path) -> (bool, u64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_swath"))
+        .args(args)
+        .arg(file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid out-parameter.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for (`child` is never
+    // waited on: dropping a `Child` does not wait).
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
+    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    assert!(libc::WIFEXITED(status), "swath {args:?} was killed: status {status}");
+    (ok, usage.ru_maxrss as u64 * 1024)
+}
+
+fn check(args: &[&str], file: &Path, field: u64, limit: u64) {
+    let mut full = args.to_vec();
+    let limit_arg = limit.to_string();
+    full.extend(["--max-record-size", &limit_arg]);
+    let (ok, peak) = peak_rss(&full, file);
+    assert_eq!(ok, field < limit, "{full:?} on a {field}-byte field");
+    let bound = field.min(limit) + OVERHEAD;
+    assert!(
+        peak <= bound,
+        "{full:?}: peak RSS {} MiB over the bound {} MiB (field {} MiB, limit {} MiB)",
+        peak / MIB,
+        bound / MIB,
+        field / MIB,
+        limit / MIB
+    );
+}
+
+#[test]
+fn count_and_select_peak_at_the_record_plus_a_constant() {
+    let dir = tempfile::tempdir().unwrap();
+    for field in [MIB, 12 * MIB] {
+        let file = huge_field_csv(dir.path(), field);
+        for threads in ["1", "2"] {
+            check(&["csv", "count", "-t", threads], &file, field, 32 * MIB);
+            check(&["csv", "select", "-c", "3,1", "-t", threads], &file, field, 32 * MIB);
+        }
+    }
+}
+
+#[test]
+fn a_field_over_the_limit_fails_within_the_limit_plus_a_constant() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = huge_field_csv(dir.path(), 24 * MIB);
+    for threads in ["1", "2"] {
+        check(&["csv", "count", "-t", threads], &file, 24 * MIB, 8 * MIB);
+        check(&["csv", "select", "-c", "2", "-t", threads], &file, 24 * MIB, 8 * MIB);
+    }
+    check(&["csv", "check", "-t", "2"], &file, 24 * MIB, 16 * MIB);
+}
