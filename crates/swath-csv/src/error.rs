@@ -86,6 +86,16 @@ pub enum ErrorKind {
     },
     /// A serde deserialization error.
     Deserialize(String),
+    /// A split (`crate::split`) did not end where its plan said the next
+    /// split begins: the file changed, or the plan was made with other
+    /// settings. Never a silent wrong record.
+    SplitMismatch {
+        /// Where the plan says the next split's first record starts
+        /// (`None`: at the end of input).
+        planned: Option<u64>,
+        /// Where the reader found it (`None`: at the end of input).
+        found: Option<u64>,
+    },
 }
 
 impl Error {
@@ -169,6 +179,7 @@ impl Error {
                 | ErrorKind::RecordTooLarge { .. }
                 | ErrorKind::TooManyFields { .. }
                 | ErrorKind::UnsupportedEncoding(_)
+                | ErrorKind::SplitMismatch { .. }
         )
     }
 
@@ -243,6 +254,15 @@ impl fmt::Display for ErrorKind {
                 write!(f, ": cannot parse {text:?} as {}: {reason}", short_type_name(ty))
             }
             ErrorKind::Deserialize(msg) => write!(f, "{msg}"),
+            ErrorKind::SplitMismatch { planned, found } => {
+                let at = |b: &Option<u64>| b.map_or("the end of input".to_string(), |b| format!("byte {b}"));
+                write!(
+                    f,
+                    "split plan disagrees with the file: the next record starts at {}, the plan says at {} (the file changed, or the plan was made with other settings)",
+                    at(found),
+                    at(planned)
+                )
+            }
         }
     }
 }

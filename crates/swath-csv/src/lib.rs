@@ -84,6 +84,7 @@ pub mod parallel;
 mod reader;
 mod record;
 mod scan;
+pub mod split;
 pub mod typed;
 
 pub use builder::{FieldCount, ReaderBuilder, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
@@ -91,6 +92,7 @@ pub use error::{Error, ErrorKind, Position, Result};
 pub use parallel::{ChunkRecords, ParallelReader};
 pub use reader::{IntoRecords, Reader, Records};
 pub use record::{Fields, OwnedRecord, Record};
+pub use split::{plan_splits, plan_splits_speculative, Split, SplitPlan, SplitReader, SplitSize};
 pub use typed::{FromField, FromRecord};
 pub mod writer;
 pub use writer::{

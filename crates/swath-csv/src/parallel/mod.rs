@@ -74,6 +74,15 @@ mod task;
 
 pub use records::ChunkRecords;
 
+/// What exact split plans (`crate::split`) take from the parallel reader:
+/// the quote-parity plan and the speculative first starts.
+pub(crate) mod for_splits {
+    pub(crate) use super::chunk_scan::ScanOpts;
+    pub(crate) use super::count_scan::CountOpts;
+    pub(crate) use super::plan::plan;
+    pub(crate) use super::speculate::speculate;
+}
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
