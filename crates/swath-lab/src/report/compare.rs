@@ -11,7 +11,12 @@ use crate::runner::{Figures, Series};
 
 /// The text's figure for this series' method and this machine's speed
 /// against it (above 1: faster here), when a text measured the same work.
-pub fn vs_article(s: &Series) -> Option<(Published, f64)> {
+/// `None` for cold and larger-than-memory runs: the texts' reads were warm,
+/// so a ratio would compare the disk with their page cache.
+pub fn vs_article(r: &Report, s: &Series) -> Option<(Published, f64)> {
+    if r.cold {
+        return None;
+    }
     let p = article::for_method(&s.method.name)?;
     let f = s.figures()?;
     let ratio = article::speed_ratio(&p, f.secs.0, f.gbps, f.lines)?;
@@ -70,7 +75,7 @@ pub fn to_compare_table(r: &Report) -> String {
     ]];
     let mut cited = Vec::new();
     for s in &r.series {
-        let (Some((p, ratio)), Some(f)) = (vs_article(s), s.figures()) else {
+        let (Some((p, ratio)), Some(f)) = (vs_article(r, s), s.figures()) else {
             continue;
         };
         if !cited.contains(&p.text) {
@@ -92,6 +97,14 @@ pub fn to_compare_table(r: &Report) -> String {
         ]);
     }
     let mut out = String::new();
+    if rows.len() == 1 && r.cold {
+        let _ = writeln!(
+            out,
+            "The texts measured warm reads only: run without --cold or --larger-than-ram to \
+             set their figures beside this machine's."
+        );
+        return out;
+    }
     if rows.len() == 1 {
         let _ = writeln!(out, "No method that ran has a published figure to set beside it.");
         return out;

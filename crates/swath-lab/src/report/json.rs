@@ -140,7 +140,7 @@ pub fn to_json(r: &Report) -> String {
                     p.nearest
                 )
             }),
-            vs_article(s).map_or("null".into(), |(_, x)| num(x)),
+            vs_article(r, s).map_or("null".into(), |(_, x)| num(x)),
         );
         let packed = match s.method.way {
             Way::Decode { format, .. } => r.compressed_size(format),

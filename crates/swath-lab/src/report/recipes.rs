@@ -170,14 +170,20 @@ pub fn recipes(r: &Report) -> Vec<String> {
     go_recipe(r, &mut out);
     article_recipe(r, &mut out);
     if r.larger_than_ram {
-        let after: Vec<f64> =
-            r.series.iter().filter_map(|s| s.figures()).filter_map(|f| f.residency_after).collect();
+        let after: Vec<f64> = r
+            .series
+            .iter()
+            .filter(|s| s.method.out_of_cache() != "evicted before only")
+            .filter_map(|s| s.figures())
+            .filter_map(|f| f.residency_after)
+            .collect();
         let most = after.iter().copied().fold(0.0, f64::max);
         out.push(format!(
             "Larger than memory: each run began with the file evicted, and the readers marked \
-             'fadvise behind' dropped what they had read as they went; at most {:.0}% of the \
-             file was cached after a run ({} runs measured), so these rates are what a file \
-             far larger than memory would get.",
+             'behind' dropped what they had read as they went (O_DIRECT never cached it); at \
+             most {:.0}% of the file was cached after their runs ({} runs measured), so their \
+             rates are what a file far larger than memory would get. Those marked 'evicted \
+             before only' read through the cache as usual.",
             most * 100.0,
             after.len()
         ));
@@ -316,7 +322,7 @@ fn article_recipe(r: &Report, out: &mut Vec<String>) {
         .series
         .iter()
         .filter_map(|s| {
-            vs_article(s)
+            vs_article(r, s)
                 .filter(|(p, _)| p.text == Text::Article && !p.nearest)
                 .map(|(_, x)| (s.method.name.clone(), x))
         })

@@ -127,7 +127,8 @@ pub fn to_table(r: &Report) -> String {
             calls,
             per,
             f.residency.map_or("-".into(), |x| format!("{:.0}%", x * 100.0)),
-            vs_article(s).map_or("-".into(), |(p, x)| format!("{} {}", fmt_times(x), p.text.tag())),
+            vs_article(r, s)
+                .map_or("-".into(), |(p, x)| format!("{} {}", fmt_times(x), p.text.tag())),
         ];
         if after {
             row.push(f.residency_after.map_or("-".into(), |x| format!("{:.0}%", x * 100.0)));
