@@ -25,8 +25,8 @@ pub struct Args {
     /// Threads for regular files (0 = all cores).
     #[arg(short = 't', long, default_value_t = 0)]
     threads: usize,
-    /// Read regular files through a memory map (may crash with SIGBUS if a
-    /// file is truncated while being read).
+    /// Read regular files through a memory map (a file truncated while being
+    /// read is an error naming the byte, not a SIGBUS crash).
     #[arg(long)]
     mmap: bool,
     /// Count newline bytes only, exactly like `wc -l`.

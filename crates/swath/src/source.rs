@@ -174,6 +174,7 @@ impl Source {
     /// alive: a truncated mapped file raises `SIGBUS` (a crash, not an error)
     /// on the next access past the new end, which is why mmap is opt-in and
     /// not the default (`logrotate copytruncate` does exactly that).
+    /// [`crate::SafeMap`] is the map that turns that into an error instead.
     ///
     /// # Errors
     ///
