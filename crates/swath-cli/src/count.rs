@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         writeln!(out, "{total} total")?;
     }
     out.flush()?;
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed { crate::exit::error() } else { crate::exit::success() })
 }
 
 fn figure(count: &LineCount, newlines: bool) -> u64 {

@@ -11,6 +11,7 @@ static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
 mod csv;
+mod exit;
 mod gen;
 mod json;
 mod lab;
@@ -18,7 +19,7 @@ mod output;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
-#[command(name = "swath", version, about, propagate_version = true)]
+#[command(name = "swath", version, about, propagate_version = true, after_help = exit::HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -45,7 +46,7 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             let _ = writeln!(io::stderr(), "swath: {}", report(&err));
-            ExitCode::FAILURE
+            exit::error()
         }
     }
 }
