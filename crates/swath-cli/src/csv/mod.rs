@@ -11,6 +11,7 @@ use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 mod check;
 mod count;
 mod head;
+mod search;
 mod select;
 mod stats;
 mod to_json;
@@ -29,6 +30,7 @@ enum Cmd {
     Head(head::Args),
     ToJson(to_json::Args),
     Select(select::Args),
+    Search(search::Args),
     Stats(stats::Args),
 }
 
@@ -40,6 +42,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Head(a) => head::run(a),
         Cmd::ToJson(a) => to_json::run(a),
         Cmd::Select(a) => select::run(a),
+        Cmd::Search(a) => search::run(a),
         Cmd::Stats(a) => stats::run(a),
     }
 }
