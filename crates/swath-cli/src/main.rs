@@ -16,6 +16,7 @@ mod gen;
 mod json;
 mod lab;
 mod output;
+mod shell;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
@@ -31,6 +32,8 @@ enum Command {
     Csv(csv::Args),
     Gen(gen::Args),
     Lab(lab::Args),
+    Completions(shell::CompletionsArgs),
+    Man(shell::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +43,8 @@ fn main() -> ExitCode {
         Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     };
     match result {
         Ok(code) => code,
