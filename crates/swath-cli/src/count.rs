@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         writeln!(out, "{total} total")?;
     }
     out.flush()?;
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed { crate::exit::error() } else { crate::exit::success() })
 }
 
 fn figure(count: &LineCount, newlines: bool) -> u64 {
@@ -97,23 +97,33 @@ fn figure(count: &LineCount, newlines: bool) -> u64 {
     }
 }
 
+/// `--json`'s document, in this key order.
+#[derive(serde::Serialize)]
+struct Doc<'a> {
+    unit: &'static str,
+    files: Vec<FileDoc<'a>>,
+    total: u64,
+}
+
+/// One file in `--json`.
+#[derive(serde::Serialize)]
+struct FileDoc<'a> {
+    path: &'a str,
+    count: u64,
+    bytes: u64,
+}
+
 fn write_json(
     out: &mut impl Write,
     done: &[Counted],
     total: u64,
     newlines: bool,
 ) -> io::Result<()> {
-    let unit = if newlines { "newlines" } else { "lines" };
-    write!(out, "{{\"unit\":\"{unit}\",\"files\":[")?;
-    for (i, c) in done.iter().enumerate() {
-        let sep = if i == 0 { "" } else { "," };
-        write!(
-            out,
-            "{sep}{{\"path\":{},\"count\":{},\"bytes\":{}}}",
-            crate::json::string(&c.name),
-            figure(&c.count, newlines),
-            c.count.bytes
-        )?;
-    }
-    writeln!(out, "],\"total\":{total}}}")
+    let files = done
+        .iter()
+        .map(|c| FileDoc { path: &c.name, count: figure(&c.count, newlines), bytes: c.count.bytes })
+        .collect();
+    let doc = Doc { unit: if newlines { "newlines" } else { "lines" }, files, total };
+    serde_json::to_writer(&mut *out, &doc)?;
+    writeln!(out)
 }

@@ -11,14 +11,16 @@ static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
 mod count;
 mod csv;
+mod exit;
 mod gen;
 mod json;
 mod lab;
 mod output;
+mod shell;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
-#[command(name = "swath", version, about, propagate_version = true)]
+#[command(name = "swath", version, about, propagate_version = true, after_help = exit::HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -30,6 +32,8 @@ enum Command {
     Csv(csv::Args),
     Gen(gen::Args),
     Lab(lab::Args),
+    Completions(shell::CompletionsArgs),
+    Man(shell::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,13 +43,15 @@ fn main() -> ExitCode {
         Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     };
     match result {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             let _ = writeln!(io::stderr(), "swath: {}", report(&err));
-            ExitCode::FAILURE
+            exit::error()
         }
     }
 }

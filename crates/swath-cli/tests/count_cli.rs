@@ -77,7 +77,7 @@ fn bad_paths_are_one_line_errors_and_the_rest_is_still_counted() {
     let a = file(&dir, "a.txt", b"1\n");
     let missing = dir.path().join("missing.txt");
     let assert =
-        swath().arg("count").arg(&missing).arg(dir.path()).arg(&a).assert().failure().code(1);
+        swath().arg("count").arg(&missing).arg(dir.path()).arg(&a).assert().failure().code(2);
     let out = assert.get_output();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = stderr.lines().collect();
@@ -126,7 +126,7 @@ fn a_truncated_gzip_file_is_an_error_not_a_short_count() {
     let mut gz = gzip(&b"line\n".repeat(100_000));
     gz.truncate(gz.len() / 2);
     let path = file(&dir, "cut.gz", &gz);
-    let out = swath().arg("count").arg(&path).assert().failure().code(1).get_output().clone();
+    let out = swath().arg("count").arg(&path).assert().failure().code(2).get_output().clone();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("corrupt or truncated gzip stream at compressed byte"), "{stderr}");
     assert!(out.stdout.is_empty());

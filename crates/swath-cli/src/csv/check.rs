@@ -65,5 +65,5 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     writeln!(out, "{name}: {problems} problems")?;
     out.flush()?;
-    Ok(ExitCode::from(1))
+    Ok(crate::exit::problems())
 }

@@ -1,9 +1,12 @@
-//! `swath csv head`: the first records, written back as CSV.
+//! `swath csv head`: the first records, written back as CSV in the input's
+//! dialect by swath-csv's writer (`CsvOpts::writer`), so head quotes
+//! exactly as select and every other CSV output does.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Result;
+use swath_csv::Writer;
 
 use super::CsvOpts;
 
@@ -19,63 +22,80 @@ pub struct Args {
 
 /// Run `swath csv head`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut rdr = args.opts.open(&args.opts.builder())?;
-    let (delim, quote) = (args.opts.delimiter, args.opts.quote);
-    let mut out = BufWriter::new(io::stdout().lock());
-    if let Some(h) = rdr.headers()? {
-        write_record(&mut out, h.iter(), delim, quote)?;
-    }
-    let mut n = 0;
-    while n < args.lines {
-        let Some(rec) = rdr.next_record()? else { break };
-        write_record(&mut out, rec.iter(), delim, quote)?;
-        n += 1;
-    }
+    let rdr = args.opts.open(&args.opts.builder())?;
+    let wtr = args.opts.writer().from_writer(io::stdout().lock());
+    let mut out = head(rdr, wtr, args.lines)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Write one record, quoting a field only when it must be (it holds the
-/// delimiter, the quote, `\r` or `\n`, or is the only field and empty, so
-/// that it survives a round trip).
-fn write_record<'a>(
-    out: &mut impl Write,
-    fields: impl ExactSizeIterator<Item = &'a [u8]>,
-    delim: u8,
-    quote: u8,
-) -> io::Result<()> {
-    let single = fields.len() == 1;
-    for (i, f) in fields.enumerate() {
-        if i > 0 {
-            out.write_all(&[delim])?;
-        }
-        let needs = (single && f.is_empty())
-            || f.iter().any(|&b| b == delim || b == quote || b == b'\r' || b == b'\n');
-        if !needs {
-            out.write_all(f)?;
-            continue;
-        }
-        out.write_all(&[quote])?;
-        for part in f.split_inclusive(|&b| b == quote) {
-            out.write_all(part)?;
-            if part.last() == Some(&quote) {
-                out.write_all(&[quote])?;
-            }
-        }
-        out.write_all(&[quote])?;
+/// Write the header row (when the reader has one) and the first `n`
+/// records of `rdr` to `wtr`; returns the writer's output.
+fn head<R: io::Read, W: Write>(
+    mut rdr: swath_csv::Reader<R>,
+    mut wtr: Writer<W>,
+    n: u64,
+) -> Result<W> {
+    if let Some(h) = rdr.headers()? {
+        wtr.write_record(h.iter())?;
     }
-    out.write_all(b"\n")
+    for _ in 0..n {
+        let Some(rec) = rdr.next_record()? else { break };
+        wtr.write_record(rec.iter())?;
+    }
+    Ok(wtr.finish().map_err(|e| e.into_error())?)
 }
 
 #[cfg(test)]
 mod tests {
+    use swath_csv::{ReaderBuilder, WriterBuilder};
+
+    /// What head writes for `data`, with the writer built by `dialect`.
+    fn head(data: &[u8], b: &ReaderBuilder, dialect: &WriterBuilder, n: u64) -> Vec<u8> {
+        let rdr = b.from_reader(data).unwrap();
+        super::head(rdr, dialect.from_vec(Vec::new()), n).unwrap()
+    }
+
     #[test]
     fn quotes_only_what_needs_it() {
-        let mut out = Vec::new();
-        let f: [&[u8]; 4] = [b"a", b"b,c", b"say \"hi\"", b""];
-        super::write_record(&mut out, f.into_iter(), b',', b'"').unwrap();
-        let one: [&[u8]; 1] = [b""];
-        super::write_record(&mut out, one.into_iter(), b',', b'"').unwrap();
-        assert_eq!(out, b"a,\"b,c\",\"say \"\"hi\"\"\",\n\"\"\n");
+        let data = b"a,b,c,d\na,\"b,c\",\"say \"\"hi\"\"\",\n\"\"\n";
+        let mut b = ReaderBuilder::new();
+        b.flexible(true);
+        let got = head(data, &b, &WriterBuilder::new(), 10);
+        assert_eq!(got, b"a,b,c,d\na,\"b,c\",\"say \"\"hi\"\"\",\n\"\"\n");
+    }
+
+    /// head's bytes are the writer's: the rules head once wrote by hand
+    /// (and got wrong: a leading BOM, a comment byte) are the writer's.
+    #[test]
+    fn output_equals_the_writers() {
+        let data: &[u8] =
+            b"\"\xEF\xBB\xBFx\";y\nlead;1\n\"#not a comment\";2\n\"semi;colon\";\"\"\"\"\n";
+        let mut b = ReaderBuilder::new();
+        b.delimiter(b';').comment(Some(b'#')).has_headers(false);
+        let mut dialect = WriterBuilder::new();
+        dialect.delimiter(b';').comment(Some(b'#'));
+        let got = head(data, &b, &dialect, 10);
+        let mut want = dialect.from_vec(Vec::new());
+        let mut rdr = b.from_reader(data).unwrap();
+        while let Some(rec) = rdr.next_record().unwrap() {
+            want.write_record(rec.iter()).unwrap();
+        }
+        let want = want.into_vec().unwrap();
+        assert_eq!(got, want);
+        // And what that means: the BOM field and the comment-looking field
+        // stay quoted, so the output reads back to the same records.
+        let mut back = b.from_reader(&got[..]).unwrap();
+        let mut fields = Vec::new();
+        while let Some(rec) = back.next_record().unwrap() {
+            fields.push(rec.get(0).unwrap().to_vec());
+        }
+        assert_eq!(fields[0], b"\xEF\xBB\xBFx");
+        assert!(got.starts_with(b"\"\xEF\xBB\xBFx\";y\n"), "{got:?}");
+        assert_eq!(fields[2], b"#not a comment");
+        assert_eq!(fields.len(), 4);
+        // `n` records after the header.
+        let two = head(b"h\n1\n2\n3\n", &ReaderBuilder::new(), &WriterBuilder::new(), 2);
+        assert_eq!(two, b"h\n1\n2\n");
     }
 }

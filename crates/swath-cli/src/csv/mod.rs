@@ -6,13 +6,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use swath::Source;
-use swath_csv::{Reader, ReaderBuilder};
+use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 
 mod check;
 mod count;
 mod head;
+mod search;
 mod select;
-mod select_parallel;
 mod stats;
 mod to_json;
 
@@ -30,6 +30,7 @@ enum Cmd {
     Head(head::Args),
     ToJson(to_json::Args),
     Select(select::Args),
+    Search(search::Args),
     Stats(stats::Args),
 }
 
@@ -41,6 +42,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Head(a) => head::run(a),
         Cmd::ToJson(a) => to_json::run(a),
         Cmd::Select(a) => select::run(a),
+        Cmd::Search(a) => search::run(a),
         Cmd::Stats(a) => stats::run(a),
     }
 }
@@ -93,6 +95,19 @@ impl CsvOpts {
             .lazy_quotes(self.lenient)
             .flexible(self.flexible)
             .max_record_bytes(self.max_record_size);
+        b
+    }
+
+    /// A writer in the input's dialect: the same delimiter, quote, escape
+    /// and comment bytes, quoting only where needed (so the output reads
+    /// back with the same options to the same records).
+    pub fn writer(&self) -> WriterBuilder {
+        let mut b = WriterBuilder::new();
+        b.delimiter(self.delimiter)
+            .quote(self.quote)
+            .escape(self.escape)
+            .comment(self.comment)
+            .quote_style(QuoteStyle::Necessary);
         b
     }
 

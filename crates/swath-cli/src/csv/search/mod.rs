@@ -1,0 +1,174 @@
+//! `swath csv search`: the records where a field of the chosen columns
+//! matches a pattern, written in the input's dialect with the header row,
+//! in file order; `-c` counts them.
+//!
+//! Record boundaries come from swath-csv's reader (a quoted newline is
+//! inside its record, never a cut). On a regular file the records are read
+//! on every core by the ordered per-chunk API, as `select` does
+//! (`parallel.rs`); the output is byte for byte the sequential one.
+
+mod matcher;
+mod parallel;
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use swath_csv::{Reader, Record, Writer};
+
+use super::select::Spec;
+use super::{CsvOpts, ParOpts};
+use crate::output::Output;
+pub use matcher::Matcher;
+
+/// Print the records where a field matches a regex (or plain text).
+///
+/// `-v` is grep's (invert the match): `--verbose` has no short form here.
+#[derive(Debug, clap::Args)]
+#[command(mut_arg("verbose", |a| a.short(None)))]
+#[command(after_help = "\
+Examples:
+  swath csv search 'Par(is|ma)' cities.csv          a regex, any column
+  swath csv search -s city,country -i paris x.csv   case-insensitive, two columns
+  swath csv search --literal 'a.b' -c x.csv          plain text; print the count only
+  swath csv search -v '^$' -s email x.csv            records whose email is not empty
+
+A record matches when one of its selected fields does (fields are
+unquoted first, so a match may span a quoted newline, never two fields).")]
+pub struct Args {
+    /// The pattern: a regex (the `regex` crate's syntax), or plain text
+    /// with --literal.
+    pub pattern: String,
+    #[command(flatten)]
+    pub opts: CsvOpts,
+    /// Columns to search (as `select -c`: names, indexes, ranges,
+    /// negation); default all.
+    #[arg(short = 's', long = "select", value_name = "COLUMNS", allow_hyphen_values = true)]
+    pub columns: Option<String>,
+    /// Ignore case.
+    #[arg(short, long)]
+    pub ignore_case: bool,
+    /// Print the records that do not match.
+    #[arg(short = 'v', long)]
+    pub invert_match: bool,
+    /// Print only the number of matching records.
+    #[arg(short, long)]
+    pub count: bool,
+    /// The pattern is plain text, not a regex.
+    #[arg(long)]
+    pub literal: bool,
+    #[command(flatten)]
+    pub par: ParOpts,
+    /// Output file, renamed into place on success; `-` for standard output.
+    #[arg(short, long, default_value = "-")]
+    pub output: PathBuf,
+}
+
+/// Which records are kept: a record is kept when one of the chosen fields
+/// matches (none matches, with `invert`).
+#[derive(Clone, Debug)]
+pub struct Filter {
+    matcher: Matcher,
+    /// 0-based columns; `None` is every field of each record.
+    cols: Option<Vec<usize>>,
+    invert: bool,
+}
+
+impl Filter {
+    /// Whether `rec` is kept.
+    #[inline]
+    pub fn keeps(&self, rec: &Record<'_>) -> bool {
+        let hit = match &self.cols {
+            None => rec.iter().any(|f| self.matcher.is_match(f)),
+            Some(cols) => {
+                cols.iter().any(|&c| rec.get(c).is_some_and(|f| self.matcher.is_match(f)))
+            }
+        };
+        hit != self.invert
+    }
+}
+
+/// `swath csv search`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let matcher = Matcher::new(&args.pattern, args.literal, args.ignore_case)?;
+    let spec = args.columns.as_deref().map(Spec::parse).transpose()?;
+    let headers = !args.opts.no_headers;
+    // The header row is read here, as the first record, to resolve the
+    // columns; it is data with --no-headers.
+    let mut b = args.opts.builder();
+    b.has_headers(false);
+    let mut rdr = args.opts.open(&b)?;
+    let out = Output::create(&args.output)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let mut wtr = args.opts.writer().from_writer(out);
+    let Some(first) = rdr.next_record()? else {
+        return finish(wtr, args.count.then_some(0), &args);
+    };
+    let names: Vec<&[u8]> = first.iter().collect();
+    let cols = match &spec {
+        Some(s) => Some(s.resolve(headers.then_some(&names[..]), names.len())?),
+        None => None,
+    };
+    let filter = Filter { matcher, cols, invert: args.invert_match };
+    let mut found = 0u64;
+    if headers {
+        if !args.count {
+            wtr.write_record(first.iter())?;
+        }
+    } else if filter.keeps(&first) {
+        found += 1;
+        if !args.count {
+            wtr.write_record(first.iter())?;
+        }
+    }
+    let header_at = headers.then(|| first.position().byte);
+    if args.par.parallel_input(&args.opts) {
+        drop(rdr);
+        let job = parallel::Job { filter: &filter, header_at, count_only: args.count };
+        let mut out = wtr.finish().map_err(|e| e.into_error())?;
+        let prdr = args.par.reader(&args.opts, &b);
+        let (prdr, n) = job
+            .run(prdr, &args.opts.writer(), &mut out)
+            .with_context(|| format!("cannot write {}", args.output.display()))?;
+        args.par.note(&args.opts, &prdr);
+        found += n?;
+        return finish_output(out, args.count.then_some(found), &args);
+    }
+    found += search(&mut rdr, &filter, (!args.count).then_some(&mut wtr))?;
+    finish(wtr, args.count.then_some(found), &args)
+}
+
+/// The sequential loop over the records after the first: write each kept
+/// record (when `wtr` is given); returns how many were kept.
+pub fn search<R: Read, W: Write>(
+    rdr: &mut Reader<R>,
+    filter: &Filter,
+    mut wtr: Option<&mut Writer<W>>,
+) -> anyhow::Result<u64> {
+    let mut n = 0;
+    while let Some(rec) = rdr.next_record()? {
+        if filter.keeps(&rec) {
+            n += 1;
+            if let Some(w) = wtr.as_deref_mut() {
+                w.write_record(rec.iter())?;
+            }
+        }
+    }
+    Ok(n)
+}
+
+fn finish(wtr: Writer<Output>, count: Option<u64>, args: &Args) -> anyhow::Result<ExitCode> {
+    let out = wtr.finish().map_err(|e| e.into_error())?;
+    finish_output(out, count, args)
+}
+
+/// Write the count (with -c) and put the output in place.
+fn finish_output(mut out: Output, count: Option<u64>, args: &Args) -> anyhow::Result<ExitCode> {
+    let name = || format!("cannot write {}", args.output.display());
+    if let Some(n) = count {
+        writeln!(out, "{n}").with_context(name)?;
+    }
+    out.finish().with_context(name)?;
+    Ok(ExitCode::SUCCESS)
+}
