@@ -75,22 +75,21 @@
 
 #![deny(missing_docs)]
 
-mod builder;
 pub mod classify;
-#[cfg(feature = "serde")]
-pub mod de;
 mod error;
 pub mod parallel;
 mod reader;
-mod record;
-mod scan;
 pub mod typed;
 
-pub use builder::{FieldCount, ReaderBuilder, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
+#[cfg(feature = "serde")]
+pub use reader::deserialize as de;
+
 pub use error::{Error, ErrorKind, Position, Result};
 pub use parallel::{ChunkRecords, ParallelReader};
+pub use reader::builder::ReaderBuilder;
+pub use reader::config::{FieldCount, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
+pub use reader::record::{Fields, OwnedRecord, Record};
 pub use reader::{IntoRecords, Reader, Records};
-pub use record::{Fields, OwnedRecord, Record};
 pub use typed::{FromField, FromRecord};
 pub mod writer;
 pub use writer::{

@@ -27,8 +27,8 @@ use super::count_scan::{CountOpts, CountScan, Validator};
 use super::plan::{read_after, read_into, Task};
 use super::task::Ctx;
 use super::{not_parity_safe, Mode, ParallelReader};
-use crate::builder::FieldCount;
 use crate::classify::Kernel;
+use crate::FieldCount;
 
 /// Bytes read and scanned at a time: a piece is still in the L2 cache
 /// when the scan reads it after its copy. A multiple of 64.

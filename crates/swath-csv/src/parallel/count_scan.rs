@@ -23,8 +23,9 @@
 use super::bits::prefix_xor;
 #[cfg(target_arch = "x86_64")]
 use super::bits::prefix_xor_clmul;
-use crate::builder::{Config, FieldCount};
 use crate::classify::{Kernel, BLOCK};
+use crate::reader::config::Config;
+use crate::FieldCount;
 
 /// What the scan checks against.
 #[derive(Clone, Copy, Debug)]

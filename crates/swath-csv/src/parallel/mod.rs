@@ -82,10 +82,10 @@ use std::sync::Mutex;
 use swath::parallel::{available_cores, DEFAULT_CHUNK_SIZE};
 use swath::{Parallel, Source};
 
-use crate::builder::{FieldCount, ReaderBuilder};
 use crate::error::Result;
-use crate::reader::Reader;
-use crate::record::{OwnedRecord, Record};
+use crate::Reader;
+use crate::{FieldCount, ReaderBuilder};
+use crate::{OwnedRecord, Record};
 use chunk_scan::ScanOpts;
 use count_scan::CountOpts;
 use plan::Task;

@@ -13,10 +13,10 @@ use std::path::Path;
 use swath::{RangeReader, Source};
 
 use super::task::Start;
-use crate::builder::ReaderBuilder;
 use crate::error::Result;
-use crate::reader::Reader;
-use crate::record::Record;
+use crate::Reader;
+use crate::ReaderBuilder;
+use crate::Record;
 
 /// What a parallel run reads: a byte range of the file (a task, or the
 /// sequential read after the verified part), or a whole source (stdin,

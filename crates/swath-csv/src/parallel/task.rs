@@ -10,10 +10,10 @@ use swath::{Buffer, RangeReader};
 
 use super::plan::Task;
 use super::records::{ChunkRecords, Input};
-use crate::builder::ReaderBuilder;
 use crate::error::{Error, Result};
-use crate::reader::Reader;
-use crate::record::OwnedRecord;
+use crate::OwnedRecord;
+use crate::Reader;
+use crate::ReaderBuilder;
 
 /// A record start: byte offset and line.
 pub(crate) type Start = Option<(u64, u64)>;
