@@ -65,21 +65,21 @@
 mod bits;
 mod chunk_scan;
 mod count;
-mod count_scan;
-mod driver;
+mod mode;
 mod plan;
 mod records;
 mod speculate;
 mod task;
+mod validator;
+mod verifier;
 
+pub use mode::Mode;
 pub use records::ChunkRecords;
 
-use std::fmt;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use swath::parallel::{available_cores, DEFAULT_CHUNK_SIZE};
 use swath::{Parallel, Source};
 
 use crate::error::Result;
@@ -87,74 +87,10 @@ use crate::Reader;
 use crate::{FieldCount, ReaderBuilder};
 use crate::{OwnedRecord, Record};
 use chunk_scan::ScanOpts;
-use count_scan::CountOpts;
-use plan::Task;
-use records::Input;
-use task::{Ctx, Start};
-
-/// How the last run read its input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Mode {
-    /// Nothing has run yet.
-    NotRun,
-    /// In parallel, every task verified.
-    Parallel {
-        /// Worker threads.
-        threads: usize,
-        /// Tasks (chunks with a record start).
-        tasks: usize,
-        /// Tasks read again on the calling thread because their guessed
-        /// start was wrong (see [`ParallelReader::relative_numbers`]).
-        reread: usize,
-    },
-    /// Counted by the validating scan (no fields built; the reader read
-    /// the top and the records across the seams).
-    Scanned {
-        /// Worker threads.
-        threads: usize,
-        /// Chunks scanned.
-        chunks: usize,
-    },
-    /// Sequentially from the start, for this reason.
-    Sequential(String),
-    /// In parallel up to `byte` (a verified record start), then
-    /// sequentially, for this reason.
-    Resumed {
-        /// Where the sequential read took over.
-        byte: u64,
-        /// Why.
-        reason: String,
-    },
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-        match self {
-            Mode::NotRun => write!(f, "not run"),
-            Mode::Parallel { threads, tasks, reread } => {
-                let (tasks, threads) = (n(*tasks, "chunk"), n(*threads, "thread"));
-                write!(f, "parallel: {tasks} on {threads}, all verified")?;
-                if *reread > 0 {
-                    write!(f, " ({reread} read again from the verified start)")?;
-                }
-                Ok(())
-            }
-            Mode::Scanned { chunks: 0, .. } => {
-                write!(f, "validating scan: nothing to scan past the first records")
-            }
-            Mode::Scanned { threads, chunks } => {
-                let (chunks, threads) = (n(*chunks, "chunk"), n(*threads, "thread"));
-                write!(f, "validating scan: {chunks} on {threads}, seams read")
-            }
-            Mode::Sequential(why) => write!(f, "sequential: {why}"),
-            Mode::Resumed { byte, reason } => {
-                write!(f, "parallel up to byte {byte}, sequential after: {reason}")
-            }
-        }
-    }
-}
+use records::{ChunkEnd, Input};
+use task::Ctx;
+use validator::CountOpts;
+use verifier::Verifier;
 
 /// Reads one CSV file's records on many threads, exactly; see the
 /// [module documentation](self).
@@ -162,8 +98,8 @@ impl fmt::Display for Mode {
 pub struct ParallelReader {
     builder: ReaderBuilder,
     path: PathBuf,
-    threads: usize,
-    chunk_size: u64,
+    /// Threads and range size.
+    par: Parallel,
     relative: bool,
     /// Guess chunk starts (relative numbers only; off for `for_each`).
     speculative: bool,
@@ -189,8 +125,7 @@ impl ParallelReader {
         ParallelReader {
             builder: builder.clone(),
             path: path.as_ref().to_path_buf(),
-            threads: available_cores(),
-            chunk_size: DEFAULT_CHUNK_SIZE,
+            par: Parallel::new(),
             relative: false,
             speculative: true,
             mode: Mode::NotRun,
@@ -199,14 +134,14 @@ impl ParallelReader {
 
     /// Use `n` threads (0: all cores; 1: the sequential reader).
     pub fn threads(mut self, n: usize) -> ParallelReader {
-        self.threads = if n == 0 { available_cores() } else { n };
+        self.par = self.par.threads(n);
         self
     }
 
     /// Cut the input into chunks of `bytes` (at least 1; default 4 MiB).
     /// Small sizes are for tests: every seam then gets exercised.
     pub fn chunk_size(mut self, bytes: u64) -> ParallelReader {
-        self.chunk_size = bytes.max(1);
+        self.par = self.par.chunk_size(bytes);
         self
     }
 
@@ -323,18 +258,18 @@ impl ParallelReader {
     where
         F: Fn(Record<'_>) -> Result<()> + Sync,
     {
-        let threads = self.threads;
+        let par = self.par;
         if self.builder.config().lenient {
-            self.threads = 1;
+            self.par = par.threads(1);
         }
         // `f` must not see the records of a wrongly guessed start.
         self.speculative = false;
         let res = self.fold(|| (), |_, rec| f(rec), |_, _| ());
         self.speculative = true;
-        if self.builder.config().lenient && threads > 1 {
+        if self.builder.config().lenient && par.thread_count() > 1 {
             self.mode = Mode::Sequential("for_each with lenient quoting".to_string());
         }
-        self.threads = threads;
+        self.par = par;
         res
     }
 
@@ -417,7 +352,7 @@ impl ParallelReader {
     {
         self.builder.validate()?;
         let src = Source::open(&self.path)?;
-        let reason = if self.threads <= 1 {
+        let reason = if self.par.thread_count() <= 1 {
             Some("one thread")
         } else if src.file().is_none() {
             Some("not a regular file (a stream, empty, or compressed)")
@@ -427,7 +362,7 @@ impl ParallelReader {
         if let Some(why) = reason {
             self.mode = Mode::Sequential(why.to_string());
             let rdr = Input::whole(&self.builder, src)?;
-            return sequential(rdr, self.chunk_size, init, work, consume);
+            return sequential(rdr, self.par.range_size(), init, work, consume);
         }
         let (Some(file), Some(len)) = (src.file(), src.len()) else {
             unreachable!("a source with a file has a length");
@@ -465,7 +400,7 @@ impl ParallelReader {
         };
         if !learned || (cfg.fields == FieldCount::Learn && ctx.expected.is_none()) {
             let rdr = fallback(&mut self.mode, "the first record is empty or has an error")?;
-            return sequential(rdr, self.chunk_size, init, work, consume);
+            return sequential(rdr, self.par.range_size(), init, work, consume);
         }
 
         let mut bom = [0u8; 3];
@@ -473,7 +408,7 @@ impl ParallelReader {
             Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
             _ => 0,
         };
-        let par = Parallel::new().threads(self.threads).chunk_size(self.chunk_size);
+        let par = self.par;
         let exact = !self.relative;
         let planned = if exact || !self.speculative {
             let opts = ScanOpts {
@@ -490,86 +425,33 @@ impl ParallelReader {
             Ok(t) => t,
             Err(e) => {
                 let rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
-                return sequential(rdr, self.chunk_size, init, work, consume);
+                return sequential(rdr, self.par.range_size(), init, work, consume);
             }
         };
 
         // Check each task against the one before it, in file order.
-        let mut outcome: Result<()> = Ok(());
-        let mut resume: Option<(Start, u64, String)> = None;
-        // Records before the task being checked: the sum of the verified
-        // tasks' counts, exact by induction.
-        let mut base = 0u64;
-        // The task before: where its reader stopped (line made absolute),
-        // how many records it read and how many were predicted.
-        let mut prev: Option<(Start, u64, u64)> = None;
-        let mut reread = 0usize;
-        driver::run_ordered(
+        let threads = par.thread_count();
+        let mut verifier = Verifier::new(exact);
+        swath::parallel::run_ordered(
             tasks.len(),
-            self.threads,
-            2 * self.threads,
+            threads,
+            2 * threads,
             |i| ctx.run(&tasks[i], init(), work),
-            |i, mut out| {
-                // What to add to the lines of this task's positions (with
-                // relative numbers, a task counts its lines from 1).
-                let mut lines = 0u64;
-                if let Some((last, count, predicted)) = prev {
-                    let why = if exact && out.first != last {
-                        Some(format!(
-                            "chunk {i} found its first record at {:?}, the chunk before ended at {:?}",
-                            out.first.map(|s| s.0),
-                            last.map(|s| s.0)
-                        ))
-                    } else if exact && count != predicted {
-                        Some(format!("chunk {} has {count} records, {predicted} predicted", i - 1))
-                    } else {
-                        None
-                    };
-                    if let Some(why) = why {
-                        resume = Some((last, base, why));
-                        return false;
-                    }
-                    let Some((byte, line)) = last else {
-                        // The task before read to the end of input.
-                        return false;
-                    };
-                    match out.first {
-                        Some((b, l)) if b == byte && l <= line => lines = line - l,
-                        _ => {
-                            // A wrong guess (or a broken quote parity):
-                            // read this task again from where the one
-                            // before stopped, with exact lines.
-                            let task = Task { start: byte, line, ..tasks[i] };
-                            out = ctx.run(&task, init(), work);
-                            reread += 1;
-                        }
-                    }
-                }
-                prev = Some((out.last.map(|(b, l)| (b, l + lines)), out.count, tasks[i].predicted));
-                // With relative numbers, a task counts its records from 1.
-                let records = if exact { 0 } else { base };
-                base += out.count;
-                outcome = consume(out.acc);
-                if let (Ok(()), Some(e)) = (&outcome, out.error) {
-                    outcome = Err(e.shift(records, lines));
-                }
-                outcome.is_ok()
-            },
+            |i, out| verifier.check(i, out, &tasks, &ctx, init, work, consume),
         );
-        let tasks = tasks.len();
-        let threads = self.threads;
-        let Some((last, records, why)) = resume else {
+        let (tasks, reread) = (tasks.len(), verifier.reread);
+        let Some(resume) = verifier.resume else {
             self.mode = Mode::Parallel { threads, tasks, reread };
-            return outcome;
+            return verifier.outcome;
         };
-        let Some((byte, line)) = last else {
+        let Some(at) = resume.at else {
             // The verified part read to the end of input.
             self.mode = Mode::Parallel { threads, tasks, reread };
             return Ok(());
         };
-        self.mode = Mode::Resumed { byte, reason: why };
-        let rdr = ctx.reader_at(byte, line, records)?;
-        sequential(rdr, self.chunk_size, init, work, consume)
+        self.mode = Mode::Resumed { byte: at.byte, reason: resume.why };
+        let rdr = ctx.reader_at(at.byte, at.line, resume.records)?;
+        sequential(rdr, par.range_size(), init, work, consume)
     }
 }
 
@@ -607,11 +489,11 @@ where
     let mut recs = ChunkRecords::new(rdr, 0, true);
     let res = loop {
         match work(&mut acc, &mut recs).and_then(|()| recs.finish()) {
-            Ok((Some((byte, _)), _)) => {
+            Ok(ChunkEnd { next: Some(start), .. }) => {
                 consume(std::mem::replace(&mut acc, init()))?;
-                recs.next_chunk((byte / piece + 1).saturating_mul(piece));
+                recs.next_chunk((start.byte / piece + 1).saturating_mul(piece));
             }
-            Ok((None, _)) => break Ok(()),
+            Ok(ChunkEnd { next: None, .. }) => break Ok(()),
             Err(e) => break Err(e),
         }
     };

@@ -11,12 +11,10 @@ use swath::{Buffer, RangeReader};
 use super::plan::Task;
 use super::records::{ChunkRecords, Input};
 use crate::error::{Error, Result};
+use crate::reader::RecordStart;
 use crate::OwnedRecord;
 use crate::Reader;
 use crate::ReaderBuilder;
-
-/// A record start: byte offset and line.
-pub(crate) type Start = Option<(u64, u64)>;
 
 /// What phase 2 needs to read a task: the file and what the first records
 /// taught (headers, field count).
@@ -35,9 +33,9 @@ pub(crate) struct Ctx<'a> {
 pub(crate) struct TaskOut<A> {
     pub(crate) acc: A,
     /// The first record start the reader found (`None`: end of input).
-    pub(crate) first: Start,
+    pub(crate) first: Option<RecordStart>,
     /// The first record start at or past the task's end (`None`: end of input).
-    pub(crate) last: Start,
+    pub(crate) last: Option<RecordStart>,
     /// Records read, the header row included.
     pub(crate) count: u64,
     pub(crate) error: Option<Error>,
@@ -93,10 +91,10 @@ impl<'a> Ctx<'a> {
             error: None,
         };
         match res {
-            Ok((last, read)) => {
-                out.last = last;
+            Ok(end) => {
+                out.last = end.next;
                 // The record past the end was read, not ours.
-                out.count -= u64::from(read);
+                out.count -= u64::from(end.next_was_read);
             }
             Err(e) => out.error = Some(e),
         }

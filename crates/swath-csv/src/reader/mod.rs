@@ -17,6 +17,7 @@ pub(crate) mod record;
 mod resume;
 
 pub use iter::{IntoRecords, Records};
+pub(crate) use resume::RecordStart;
 
 use crate::error::{Error, ErrorKind, Position, Result};
 use config::{Config, FieldCount};

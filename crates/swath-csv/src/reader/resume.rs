@@ -9,6 +9,13 @@ use super::record::OwnedRecord;
 use super::Reader;
 use crate::error::Result;
 
+/// Where a record starts: its absolute byte offset and its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RecordStart {
+    pub(crate) byte: u64,
+    pub(crate) line: u64,
+}
+
 /// Parallel reading (`crate::parallel`): start in the middle of an input
 /// and find record starts without reading the records.
 impl<R: Read> Reader<R> {
@@ -39,7 +46,7 @@ impl<R: Read> Reader<R> {
     /// if needed) without reading the record: its byte offset and line, or
     /// `None` at end of input. The next [`next_record`](Self::next_record)
     /// reads the record that starts there.
-    pub(crate) fn next_record_start(&mut self) -> Result<Option<(u64, u64)>> {
+    pub(crate) fn next_record_start(&mut self) -> Result<Option<RecordStart>> {
         if self.cfg.has_headers && !self.headers_read {
             self.read_headers()?;
         }
@@ -57,7 +64,7 @@ impl<R: Read> Reader<R> {
         if !found? {
             return Ok(None);
         }
-        Ok(Some((self.feed.buffer().offset(), self.line)))
+        Ok(Some(RecordStart { byte: self.feed.buffer().offset(), line: self.line }))
     }
 
     /// The field count every record must have, once known.

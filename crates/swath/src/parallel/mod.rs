@@ -9,6 +9,10 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+mod ordered;
+
+pub use ordered::run_ordered;
+
 use crate::error::Error;
 use crate::range::{nth_range, range_count, snap, Framing};
 
