@@ -7,7 +7,7 @@
 //!   [`OwnedRecord`]) and an easy owning iterator ([`Reader::records`]).
 //! - Strict quoting by default (bare quotes, text after a closing quote and
 //!   unterminated quotes are errors naming the byte, line and record);
-//!   [`ReaderBuilder::lazy_quotes`] behaves exactly like the `csv` crate,
+//!   [`ReaderBuilder::lenient`] behaves exactly like the `csv` crate,
 //!   minus its known defects (BAD-INPUTS.md A3).
 //! - Typed scanning: [`Record::scan`] into tuples through [`FromField`].
 //! - [`ParallelReader`]: the same records on every core, exactly (quoted

@@ -248,7 +248,7 @@ fn quotes_and_crlf_at_every_seam() {
     keep.skip_empty_lines(false);
     check(&data, &keep, &[2, 7], &chunks, "seams, empty lines kept");
     let mut lenient = strict();
-    lenient.lazy_quotes(true).has_headers(false);
+    lenient.lenient(true).has_headers(false);
     check(&data, &lenient, &[3], &chunks, "seams, lenient");
 }
 
@@ -269,7 +269,7 @@ fn errors_keep_exact_positions() {
         data.push_str(&lines[at..].concat());
         check(data.as_bytes(), &strict(), &[2, 3, 8], &[1, 7, 64, 500, 4096], what);
         let mut lenient = strict();
-        lenient.lazy_quotes(true).flexible(true);
+        lenient.lenient(true).flexible(true);
         check(data.as_bytes(), &lenient, &[2, 4], &[3, 64, 777], &format!("{what} (lenient)"));
     }
 }
@@ -282,7 +282,7 @@ fn a_lenient_bare_quote_falls_back_and_says_so() {
     }
     let f = file_with(&data);
     let mut b = strict();
-    b.lazy_quotes(true);
+    b.lenient(true);
     let mut pr = ParallelReader::new(&b, f.path()).threads(2).chunk_size(64);
     assert_eq!(pr.count().unwrap(), 200);
     assert!(matches!(pr.mode(), Mode::Resumed { .. }), "{}", pr.mode());

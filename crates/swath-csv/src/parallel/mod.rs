@@ -362,7 +362,7 @@ impl ParallelReader {
         if let Some(why) = reason {
             self.mode = Mode::Sequential(why.to_string());
             let rdr = Input::whole(&self.builder, src)?;
-            return sequential(rdr, self.par.range_size(), init, work, consume);
+            return sequential(rdr, self.par.chunk_len(), init, work, consume);
         }
         let (Some(file), Some(len)) = (src.file(), src.len()) else {
             unreachable!("a source with a file has a length");
@@ -400,7 +400,7 @@ impl ParallelReader {
         };
         if !learned || (cfg.fields == FieldCount::Learn && ctx.expected.is_none()) {
             let rdr = fallback(&mut self.mode, "the first record is empty or has an error")?;
-            return sequential(rdr, self.par.range_size(), init, work, consume);
+            return sequential(rdr, self.par.chunk_len(), init, work, consume);
         }
 
         let mut bom = [0u8; 3];
@@ -425,7 +425,7 @@ impl ParallelReader {
             Ok(t) => t,
             Err(e) => {
                 let rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
-                return sequential(rdr, self.par.range_size(), init, work, consume);
+                return sequential(rdr, self.par.chunk_len(), init, work, consume);
             }
         };
 
@@ -451,7 +451,7 @@ impl ParallelReader {
         };
         self.mode = Mode::Resumed { byte: at.byte, reason: resume.why };
         let rdr = ctx.reader_at(at.byte, at.line, resume.records)?;
-        sequential(rdr, par.range_size(), init, work, consume)
+        sequential(rdr, par.chunk_len(), init, work, consume)
     }
 }
 

@@ -98,7 +98,7 @@ impl ReaderBuilder {
     /// (bare quotes are data, text after a closing quote is appended, an
     /// open quote runs to the end of input) instead of reporting errors.
     /// Default false (strict).
-    pub fn lazy_quotes(&mut self, yes: bool) -> &mut Self {
+    pub fn lenient(&mut self, yes: bool) -> &mut Self {
         self.cfg.lenient = yes;
         self
     }

@@ -49,7 +49,8 @@ impl Parallel {
         self
     }
 
-    /// Cut the input into ranges of `bytes` (at least 1).
+    /// Cut the input into chunks (nominal byte ranges) of `bytes` (at
+    /// least 1).
     pub fn chunk_size(mut self, bytes: u64) -> Parallel {
         self.chunk_size = bytes.max(1);
         self
@@ -60,8 +61,8 @@ impl Parallel {
         self.threads
     }
 
-    /// The range size.
-    pub fn range_size(&self) -> u64 {
+    /// The chunk size set with [`chunk_size`](Self::chunk_size).
+    pub fn chunk_len(&self) -> u64 {
         self.chunk_size
     }
 
