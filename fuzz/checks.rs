@@ -225,7 +225,7 @@ pub fn parallel(data: &[u8]) {
         };
         let emit = |out| {
             got.extend(out);
-            Ok(())
+            Ok::<(), swath_csv::Error>(())
         };
         // Work per record, and work that runs its own loop over a chunk.
         let res = if chunk == 3 {

@@ -42,10 +42,11 @@ pub fn select<R: Read>(
     drop(rdr);
     let mut out = wtr.finish().map_err(|e| e.into_error())?;
     let mut prdr = args.par.reader(&args.opts, b);
-    let mut write_err = None;
     // Chunk outputs are recycled: fresh ones cost a page fault per 4 KiB.
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
-    let res = prdr.for_each_chunk_ordered(
+    // The ordered API takes our error type: write errors come back as
+    // they are, with their context.
+    let res: anyhow::Result<()> = prdr.for_each_chunk_ordered(
         || {
             let buf = spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
             // A chunk's writer encodes straight into `buf`: a writer over a
@@ -65,32 +66,22 @@ pub fn select<R: Read>(
                     continue;
                 }
                 for &c in &cols {
-                    w.write_field(rec.get(c).unwrap_or(b"")).map_err(write_error)?;
+                    w.write_field(rec.get(c).unwrap_or(b""))?;
                 }
-                w.end_record().map_err(write_error)?;
+                w.end_record()?;
             }
             Ok(())
         },
         |w| {
-            let mut bytes = w.into_vec().map_err(write_error)?;
-            out.write_all(&bytes[PRIME.len()..]).map_err(|e| {
-                let kind = e.kind();
-                write_err = Some(e);
-                swath_csv::Error::from(std::io::Error::from(kind))
-            })?;
+            let mut bytes = w.into_vec()?;
+            out.write_all(&bytes[PRIME.len()..])
+                .with_context(|| format!("cannot write {}", args.output.display()))?;
             bytes.clear();
             spare.lock().unwrap_or_else(|e| e.into_inner()).push(bytes);
             Ok(())
         },
     );
     args.par.note(&args.opts, &prdr);
-    if let Some(e) = write_err {
-        return Err(e).with_context(|| format!("cannot write {}", args.output.display()));
-    }
     res?;
     Ok(out)
-}
-
-fn write_error(e: swath_csv::WriteError) -> swath_csv::Error {
-    swath_csv::Error::from(std::io::Error::other(e.to_string()))
 }

@@ -127,7 +127,7 @@ impl ParallelReader {
                 Task { start: from.byte, end, line: from.line, records_before: 0, predicted: 0 };
             // No work: the seam's records are read (and checked) when the
             // task drains what its work left.
-            let out = ctx.run(&task, (), &|_: &mut (), _| Ok(()));
+            let out = ctx.run(&task, (), &|_: &mut (), _| Ok::<(), crate::Error>(()));
             if out.error.is_some() || out.first != Some(from) || out.last != to {
                 return None;
             }

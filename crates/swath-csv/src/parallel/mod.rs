@@ -82,7 +82,7 @@ use std::sync::Mutex;
 
 use swath::{Parallel, Source};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::Reader;
 use crate::{FieldCount, ReaderBuilder};
 use crate::{OwnedRecord, Record};
@@ -284,12 +284,24 @@ impl ParallelReader {
     /// As [`fold`](Self::fold); the outputs of the records before the error
     /// are emitted first, as a sequential loop would have written them.
     /// An error of `emit` stops reading and is returned.
-    pub fn for_each_ordered<O, I, F, E>(&mut self, init: I, work: F, mut emit: E) -> Result<()>
+    ///
+    /// `E` is the caller's error type (a reader error becomes one through
+    /// `From`, as with grep-searcher's `Sink::Error`): `work` and `emit` can
+    /// fail with their own errors, which come back unchanged. Errors are
+    /// still exact with [relative numbers](Self::relative_numbers): a task
+    /// that fails is read again with exact numbers first.
+    pub fn for_each_ordered<O, I, F, C, E>(
+        &mut self,
+        init: I,
+        work: F,
+        mut emit: C,
+    ) -> Result<(), E>
     where
         O: Send,
         I: Fn() -> O + Sync,
-        F: Fn(&mut O, Record<'_>) -> Result<()> + Sync,
-        E: FnMut(O) -> Result<()>,
+        F: Fn(&mut O, Record<'_>) -> Result<(), E> + Sync,
+        C: FnMut(O) -> Result<(), E>,
+        E: From<Error> + Send,
     {
         self.run(&init, &each_record(work), &mut emit)
     }
@@ -325,17 +337,18 @@ impl ParallelReader {
     /// # Errors
     ///
     /// As [`for_each_ordered`](Self::for_each_ordered).
-    pub fn for_each_chunk_ordered<O, I, W, E>(
+    pub fn for_each_chunk_ordered<O, I, W, C, E>(
         &mut self,
         init: I,
         work: W,
-        mut emit: E,
-    ) -> Result<()>
+        mut emit: C,
+    ) -> Result<(), E>
     where
         O: Send,
         I: Fn() -> O + Sync,
-        W: Fn(&mut O, &mut ChunkRecords<'_>) -> Result<()> + Sync,
-        E: FnMut(O) -> Result<()>,
+        W: Fn(&mut O, &mut ChunkRecords<'_>) -> Result<(), E> + Sync,
+        C: FnMut(O) -> Result<(), E>,
+        E: From<Error> + Send,
     {
         self.run(&init, &work, &mut emit)
     }
@@ -343,15 +356,16 @@ impl ParallelReader {
     /// The engine: have `work` read each task's records into an
     /// accumulator and hand the accumulators, verified, to `consume` in
     /// file order.
-    fn run<A, I, W, C>(&mut self, init: &I, work: &W, consume: &mut C) -> Result<()>
+    fn run<A, I, W, C, E>(&mut self, init: &I, work: &W, consume: &mut C) -> Result<(), E>
     where
         A: Send,
         I: Fn() -> A + Sync,
-        W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()> + Sync,
-        C: FnMut(A) -> Result<()>,
+        W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<(), E> + Sync,
+        C: FnMut(A) -> Result<(), E>,
+        E: From<Error> + Send,
     {
         self.builder.validate()?;
-        let src = Source::open(&self.path)?;
+        let src = Source::open(&self.path).map_err(Error::from)?;
         let reason = if self.par.thread_count() <= 1 {
             Some("one thread")
         } else if src.file().is_none() {
@@ -456,9 +470,10 @@ impl ParallelReader {
 }
 
 /// Per-record work as work on a chunk's records.
-fn each_record<A, F>(fold: F) -> impl Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>
+fn each_record<A, F, E>(fold: F) -> impl Fn(&mut A, &mut ChunkRecords<'_>) -> Result<(), E>
 where
-    F: Fn(&mut A, Record<'_>) -> Result<()>,
+    F: Fn(&mut A, Record<'_>) -> Result<(), E>,
+    E: From<Error>,
 {
     move |acc, recs| {
         while let Some(rec) = recs.next_record()? {
@@ -471,24 +486,25 @@ where
 /// The sequential twin: have `work` read `rdr`'s records into an
 /// accumulator, handing it to `consume` each time a record starts past
 /// another `piece` bytes (so ordered output stays bounded) and at the end.
-fn sequential<A, I, W, C>(
+fn sequential<A, I, W, C, E>(
     rdr: Reader<Input<'_>>,
     piece: u64,
     init: &I,
     work: &W,
     consume: &mut C,
-) -> Result<()>
+) -> Result<(), E>
 where
     I: Fn() -> A,
-    W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>,
-    C: FnMut(A) -> Result<()>,
+    W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<(), E>,
+    C: FnMut(A) -> Result<(), E>,
+    E: From<Error>,
 {
     let mut acc = init();
     // The first chunk ends where the first record starts: it is empty, and
     // the next ones end at multiples of `piece` past it.
     let mut recs = ChunkRecords::new(rdr, 0, true);
     let res = loop {
-        match work(&mut acc, &mut recs).and_then(|()| recs.finish()) {
+        match work(&mut acc, &mut recs).and_then(|()| Ok(recs.finish()?)) {
             Ok(ChunkEnd { next: Some(start), .. }) => {
                 consume(std::mem::replace(&mut acc, init()))?;
                 recs.next_chunk((start.byte / piece + 1).saturating_mul(piece));

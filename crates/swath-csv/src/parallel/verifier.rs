@@ -7,7 +7,7 @@
 use super::plan::Task;
 use super::records::ChunkRecords;
 use super::task::{Ctx, TaskOut};
-use crate::error::Result;
+use crate::error::Error;
 use crate::reader::RecordStart;
 
 /// What the task before the one being checked left.
@@ -33,8 +33,8 @@ pub(super) struct Resume {
     pub(super) why: String,
 }
 
-/// The check's state across tasks.
-pub(super) struct Verifier {
+/// The check's state across tasks; `E` is the caller's error type.
+pub(super) struct Verifier<E> {
     /// Exact numbers (phase 1 read every byte) rather than relative ones.
     exact: bool,
     /// Records before the task being checked: the sum of the verified
@@ -46,11 +46,11 @@ pub(super) struct Verifier {
     /// Set when a check failed: the caller reads on sequentially.
     pub(super) resume: Option<Resume>,
     /// The first error, of the consumer or of a verified task.
-    pub(super) outcome: Result<()>,
+    pub(super) outcome: std::result::Result<(), E>,
 }
 
-impl Verifier {
-    pub(super) fn new(exact: bool) -> Verifier {
+impl<E: From<Error>> Verifier<E> {
+    pub(super) fn new(exact: bool) -> Verifier<E> {
         Verifier { exact, base: 0, prev: None, reread: 0, resume: None, outcome: Ok(()) }
     }
 
@@ -60,7 +60,7 @@ impl Verifier {
     pub(super) fn check<A, I, W, C>(
         &mut self,
         i: usize,
-        mut out: TaskOut<A>,
+        mut out: TaskOut<A, E>,
         tasks: &[Task],
         ctx: &Ctx<'_>,
         init: &I,
@@ -69,13 +69,16 @@ impl Verifier {
     ) -> bool
     where
         I: Fn() -> A,
-        W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>,
-        C: FnMut(A) -> Result<()>,
+        W: Fn(&mut A, &mut ChunkRecords<'_>) -> std::result::Result<(), E>,
+        C: FnMut(A) -> std::result::Result<(), E>,
     {
         let exact = self.exact;
         // What to add to the lines of this task's positions (with relative
         // numbers, a task counts its lines from 1).
         let mut lines = 0u64;
+        // Whether `out`'s record numbers and lines are the input's (else
+        // they count from the task's start).
+        let mut absolute = exact;
         if let Some(Checked { last, count, predicted }) = self.prev {
             let why = if exact && out.first != last {
                 Some(format!(
@@ -103,22 +106,34 @@ impl Verifier {
                 _ => {
                     // A wrong guess (or a broken quote parity): read this
                     // task again from where the one before stopped, with
-                    // exact lines.
-                    let task = Task { start: last.byte, line: last.line, ..tasks[i] };
-                    out = ctx.run(&task, init(), work);
+                    // exact numbers.
+                    out = ctx.run(&self.exact_task(&tasks[i], last), init(), work);
+                    absolute = true;
                     self.reread += 1;
                 }
+            }
+            if out.error.is_some() && !absolute && (lines != 0 || self.base != 0) {
+                // The caller's error type cannot be renumbered: read the
+                // task again with exact numbers, so that its error is the
+                // one a sequential read meets (errors are rare; the work
+                // runs twice on this task only).
+                out = ctx.run(&self.exact_task(&tasks[i], last), init(), work);
+                lines = 0;
             }
         }
         let last = out.last.map(|s| RecordStart { byte: s.byte, line: s.line + lines });
         self.prev = Some(Checked { last, count: out.count, predicted: tasks[i].predicted });
-        // With relative numbers, a task counts its records from 1.
-        let records = if exact { 0 } else { self.base };
         self.base += out.count;
         self.outcome = consume(out.acc);
         if let (Ok(()), Some(e)) = (&self.outcome, out.error) {
-            self.outcome = Err(e.shift(records, lines));
+            self.outcome = Err(e);
         }
         self.outcome.is_ok()
+    }
+
+    /// `task` from `start` (where the task before stopped, verified), its
+    /// records and lines numbered as the input's.
+    fn exact_task(&self, task: &Task, start: RecordStart) -> Task {
+        Task { start: start.byte, line: start.line, records_before: self.base, ..*task }
     }
 }
