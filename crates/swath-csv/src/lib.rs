@@ -8,7 +8,8 @@
 //! - Strict quoting by default (bare quotes, text after a closing quote and
 //!   unterminated quotes are errors naming the byte, line and record);
 //!   [`ReaderBuilder::lenient`] behaves exactly like the `csv` crate,
-//!   minus its known defects (BAD-INPUTS.md A3).
+//!   minus its known defects (`docs/bad-inputs.md` A3
+//!   in the repository).
 //! - Typed scanning: [`Record::scan`] into tuples through [`FromField`].
 //! - [`ParallelReader`]: the same records on every core, exactly (quoted
 //!   newlines included): fold/reduce, for-each and ordered output, verified
@@ -57,7 +58,7 @@
 //!   and `wc -l` count them; records are 1-based and the header row is
 //!   record 1.
 //! - A UTF-8 BOM is stripped at byte 0 however the input is chunked (the
-//!   `csv` crate needs it in its first read, BAD-INPUTS A3.3). In strict
+//!   `csv` crate needs it in its first read, `docs/bad-inputs.md` A3.3). In strict
 //!   mode a UTF-16/32 BOM is an error rather than a file of NULs.
 //! - Comments end at `\n` or `\r` (A3.2), and a comment at end of input
 //!   makes no record (A3.1).

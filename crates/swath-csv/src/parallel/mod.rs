@@ -1,7 +1,8 @@
 //! Exact parallel reading of one CSV file on every core.
 //!
 //! Cutting a CSV file at newlines is wrong when quoted fields hold
-//! newlines. [`ParallelReader`] is exact (DESIGN.md, core idea 4):
+//! newlines. [`ParallelReader`] is exact (the repository's
+//! `docs/design.md`, "The parallel engine"):
 //!
 //! 1. Phase 1, parallel: each worker scans a 4 MiB chunk once (SIMD) under
 //!    both hypotheses "the chunk starts outside quotes" and "inside quotes",
@@ -329,9 +330,13 @@ impl ParallelReader {
     ///         }
     ///         Ok(())
     ///     },
-    ///     |firsts| Ok(out.write_all(&firsts)?),
+    ///     // The caller's error type: a write error comes back as it is.
+    ///     |firsts| -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    ///         out.write_all(&firsts)?;
+    ///         Ok(())
+    ///     },
     /// )?;
-    /// # Ok::<(), swath_csv::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
     /// ```
     ///
     /// # Errors

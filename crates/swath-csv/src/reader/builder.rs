@@ -17,6 +17,24 @@ use crate::error::Result;
 /// first record, empty lines skipped (as the `csv` crate does), strict
 /// quoting, 64 MiB records at most, a 256 KiB buffer, the fastest
 /// classifier the CPU has.
+///
+/// ```
+/// use swath_csv::{ErrorKind, ReaderBuilder};
+///
+/// let data = b"# a comment\ncity;pop\nOslo;709037\nBergen;\"28\"5900\n";
+/// let mut rdr = ReaderBuilder::new().delimiter(b';').comment(Some(b'#')).from_reader(&data[..])?;
+/// let (city, pop): (&str, u32) = rdr.next_record()?.unwrap().scan()?;
+/// assert_eq!((city, pop), ("Oslo", 709037));
+/// // Strict by default: text after a closing quote is an error ...
+/// let err = rdr.next_record().unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::TextAfterQuote));
+///
+/// // ... and data, as the `csv` crate reads it, when lenient.
+/// let mut rdr = ReaderBuilder::new().delimiter(b';').comment(Some(b'#')).lenient(true).from_reader(&data[..])?;
+/// rdr.next_record()?;
+/// assert_eq!(rdr.next_record()?.unwrap().get(1), Some(&b"285900"[..]));
+/// # Ok::<(), swath_csv::Error>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ReaderBuilder {
     cfg: Config,
@@ -62,7 +80,7 @@ impl ReaderBuilder {
 
     /// A comment byte: a record starting with it is skipped up to the end
     /// of its line (`\n`, `\r` or `\r\n`; the `csv` crate ends comments only
-    /// at `\n`, BAD-INPUTS A3.2). Default none.
+    /// at `\n`; the repository's `docs/bad-inputs.md`, A3.2). Default none.
     pub fn comment(&mut self, b: Option<u8>) -> &mut Self {
         self.cfg.comment = b;
         self

@@ -210,6 +210,18 @@ impl<R: Read> Reader<R> {
     }
 
     /// The column of header `name`, when there are headers and it is one.
+    ///
+    /// The header row is read by [`headers`](Self::headers) or the first
+    /// [`next_record`](Self::next_record); before either, this is `None`
+    /// (it cannot read the row itself: it borrows the reader immutably).
+    ///
+    /// ```
+    /// let mut rdr = swath_csv::Reader::new(&b"id,name\n1,Ada\n"[..]);
+    /// assert_eq!(rdr.index_of("name"), None); // not read yet
+    /// rdr.headers()?;
+    /// assert_eq!(rdr.index_of("name"), Some(1));
+    /// # Ok::<(), swath_csv::Error>(())
+    /// ```
     pub fn index_of(&self, name: &str) -> Option<usize> {
         self.headers.as_ref()?.iter().position(|h| h == name.as_bytes())
     }
@@ -580,7 +592,7 @@ impl<R: Read> Reader<R> {
             let data = self.feed.buffer().data();
             if self.in_comment {
                 // A comment ends at `\n` or `\r` (the csv crate: `\n` only,
-                // BAD-INPUTS A3.2).
+                // `docs/bad-inputs.md` A3.2).
                 match memchr::memchr2(b'\n', b'\r', data) {
                     Some(i) => {
                         self.in_comment = false;
