@@ -48,6 +48,7 @@ mod lines;
 pub mod parallel;
 pub mod range;
 mod source;
+pub mod swar;
 
 pub use buffer::Buffer;
 pub use count::{count_lines, count_newlines, count_source, CountOptions, LineCount};

@@ -1,6 +1,8 @@
 //! Integers straight from bytes: eight digits at a time (SWAR) and a
 //! checked loop, the slow twin the tests compare it with.
 
+use swath::swar::splat;
+
 use super::{FieldError, FromField};
 
 /// Digits straight from bytes: no UTF-8 pass, no allocation.
@@ -119,11 +121,6 @@ fn pair_digits(d: &[u8]) -> Option<u64> {
         v = v * 10 + u64::from(a);
     }
     Some(v)
-}
-
-/// Every byte set to `b`.
-const fn splat(b: u8) -> u64 {
-    u64::from_le_bytes([b; 8])
 }
 
 /// The bytes of `f` (at most 8) as the low bytes of a little-endian word,
