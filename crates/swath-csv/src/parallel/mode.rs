@@ -16,7 +16,7 @@ pub enum Mode {
         /// Tasks (chunks with a record start).
         tasks: usize,
         /// Tasks read again on the calling thread because their guessed
-        /// start was wrong (see [`ParallelReader::relative_numbers`]).
+        /// start was wrong (see [`ParallelReader::relative_numbers`](crate::ParallelReader::relative_numbers)).
         reread: usize,
     },
     /// Counted by the validating scan (no fields built; the reader read

@@ -122,14 +122,14 @@ impl ReaderBuilder {
     }
 
     /// The longest record accepted, in bytes, terminator excluded (at least
-    /// 1; default [`DEFAULT_MAX_RECORD_BYTES`]).
+    /// 1; default [`DEFAULT_MAX_RECORD_BYTES`](crate::DEFAULT_MAX_RECORD_BYTES)).
     pub fn max_record_bytes(&mut self, max: usize) -> &mut Self {
         self.cfg.max_record = max.clamp(1, usize::MAX / 4);
         self
     }
 
     /// The most fields one record may have (at least 1; default
-    /// [`DEFAULT_MAX_FIELDS`]).
+    /// [`DEFAULT_MAX_FIELDS`](crate::DEFAULT_MAX_FIELDS)).
     pub fn max_fields(&mut self, max: usize) -> &mut Self {
         self.cfg.max_fields = max.max(1);
         self
@@ -156,7 +156,7 @@ impl ReaderBuilder {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Config`] when the delimiter is not ASCII or is `\r`,
+    /// [`ErrorKind::Config`](crate::ErrorKind::Config) when the delimiter is not ASCII or is `\r`,
     /// `\n` or the quote byte; when the quote, escape or comment byte is
     /// `\r`, `\n` or equals the delimiter; when the escape equals the quote.
     pub fn validate(&self) -> Result<()> {

@@ -86,7 +86,7 @@ pub struct Reader<R> {
 }
 
 impl<R: Read> Reader<R> {
-    /// A reader with the default settings (see [`ReaderBuilder`]).
+    /// A reader with the default settings (see [`ReaderBuilder`](crate::ReaderBuilder)).
     pub fn new(rdr: R) -> Reader<R> {
         Reader::with_config(rdr, Config::default())
     }
