@@ -1,6 +1,8 @@
 //! JSON string literals, for every command that prints JSON (`count
 //! --json`, `csv to-json`, `csv stats --json`).
 
+use swath::swar::{half, nonzero_bytes, splat, word, HIGH};
+
 /// Whether every byte of `bytes` is plain ASCII, which a JSON string holds
 /// as it is: 0x20 to 0x7f, but not `"` or `\`. Then `bytes` is valid
 /// UTF-8 and goes into a JSON string as it is, so the caller can skip both
@@ -97,37 +99,18 @@ mod sse2 {
     }
 }
 
-/// Every byte 0x01, and the high bit and low 7 bits of every byte.
-const LO: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-
 /// Whether the eight bytes of `w` are plain ASCII (SWAR).
 #[inline(always)]
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn word_plain(w: u64) -> bool {
-    // High bit set in each byte of `y` that is not zero (exact: the add
-    // never carries into the next byte).
-    let nonzero = |y: u64| (((y & LOW7) + LOW7) | y) & HIGH;
+    let nonzero = nonzero_bytes;
     let ascii = w & HIGH == 0;
     // With every byte below 0x80, adding 0x60 sets the high bit exactly
     // in the bytes at or above 0x20, without carries.
-    let printable = w.wrapping_add(LO * 0x60) & HIGH == HIGH;
-    let no_quote = nonzero(w ^ (LO * u64::from(b'"'))) == HIGH;
-    let no_backslash = nonzero(w ^ (LO * u64::from(b'\\'))) == HIGH;
+    let printable = w.wrapping_add(splat(0x60)) & HIGH == HIGH;
+    let no_quote = nonzero(w ^ splat(b'"')) == HIGH;
+    let no_backslash = nonzero(w ^ splat(b'\\')) == HIGH;
     ascii & printable & no_quote & no_backslash
-}
-
-fn word(bytes: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
-fn half(bytes: &[u8], at: usize) -> u32 {
-    let mut w = [0u8; 4];
-    w.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_le_bytes(w)
 }
 
 /// Append `bytes`, which [`is_plain_ascii`] accepted, as a JSON string.

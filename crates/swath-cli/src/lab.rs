@@ -489,7 +489,7 @@ fn reference_counts(path: &Path, prefix: u64) -> Result<(u64, u64)> {
     let lines = count_source(&mut src, &CountOptions::default())?.lines();
     let mut head = Vec::new();
     File::open(path)?.take(prefix).read_to_end(&mut head)?;
-    let newlines = swath::count::Kernel::Scalar.count(&head, b'\n');
+    let newlines = swath::count::Kernel::scalar().count(&head, b'\n');
     let tail = u64::from(head.last().is_some_and(|&b| b != b'\n'));
     Ok((lines, newlines + tail))
 }

@@ -124,25 +124,6 @@ impl Error {
         self
     }
 
-    /// Add `records` to the record numbers and `lines` to the line numbers
-    /// of every position (parallel reading may number a chunk's records
-    /// and lines from 1 until it knows how many came before).
-    pub(crate) fn shift(mut self, records: u64, lines: u64) -> Error {
-        let open = match &mut self.0.kind {
-            ErrorKind::RecordTooLarge { open_quote, .. } => open_quote,
-            _ => &mut None,
-        };
-        for p in [&mut self.0.pos, &mut self.0.record, open].into_iter().flatten() {
-            if p.record > 0 {
-                p.record += records;
-            }
-            if p.line > 0 {
-                p.line += lines;
-            }
-        }
-        self
-    }
-
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
         &self.0.kind
@@ -328,8 +309,8 @@ fn short_type_name(full: &str) -> String {
     out
 }
 
-/// A `Result` with the CSV [`Error`].
-pub type Result<T> = std::result::Result<T, Error>;
+/// A `Result` with the CSV [`Error`] unless another error type is given.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]
 mod tests {

@@ -7,8 +7,9 @@
 //!   [`OwnedRecord`]) and an easy owning iterator ([`Reader::records`]).
 //! - Strict quoting by default (bare quotes, text after a closing quote and
 //!   unterminated quotes are errors naming the byte, line and record);
-//!   [`ReaderBuilder::lazy_quotes`] behaves exactly like the `csv` crate,
-//!   minus its known defects (BAD-INPUTS.md A3).
+//!   [`ReaderBuilder::lenient`] behaves exactly like the `csv` crate,
+//!   minus its known defects (`docs/bad-inputs.md` A3
+//!   in the repository).
 //! - Typed scanning: [`Record::scan`] into tuples through [`FromField`].
 //! - [`ParallelReader`]: the same records on every core, exactly (quoted
 //!   newlines included): fold/reduce, for-each and ordered output, verified
@@ -57,7 +58,7 @@
 //!   and `wc -l` count them; records are 1-based and the header row is
 //!   record 1.
 //! - A UTF-8 BOM is stripped at byte 0 however the input is chunked (the
-//!   `csv` crate needs it in its first read, BAD-INPUTS A3.3). In strict
+//!   `csv` crate needs it in its first read, `docs/bad-inputs.md` A3.3). In strict
 //!   mode a UTF-16/32 BOM is an error rather than a file of NULs.
 //! - Comments end at `\n` or `\r` (A3.2), and a comment at end of input
 //!   makes no record (A3.1).
@@ -75,23 +76,22 @@
 
 #![deny(missing_docs)]
 
-mod builder;
 pub mod classify;
-#[cfg(feature = "serde")]
-pub mod de;
 mod error;
 pub mod parallel;
 mod reader;
-mod record;
-mod scan;
 pub mod split;
 pub mod typed;
 
-pub use builder::{FieldCount, ReaderBuilder, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
+#[cfg(feature = "serde")]
+pub use reader::deserialize as de;
+
 pub use error::{Error, ErrorKind, Position, Result};
 pub use parallel::{ChunkRecords, ParallelReader};
+pub use reader::builder::ReaderBuilder;
+pub use reader::config::{FieldCount, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
+pub use reader::record::{Fields, OwnedRecord, Record};
 pub use reader::{IntoRecords, Reader, Records};
-pub use record::{Fields, OwnedRecord, Record};
 pub use split::{plan_splits, plan_splits_speculative, Split, SplitPlan, SplitReader, SplitSize};
 pub use typed::{FromField, FromRecord};
 pub mod writer;

@@ -109,7 +109,7 @@ fn ours(
         .double_quote(o.double_quote)
         .escape(o.escape)
         .comment(o.comment)
-        .lazy_quotes(lenient)
+        .lenient(lenient)
         .capacity(cap)
         .kernel(k);
     let mut rdr = b.from_reader(Chunked { data: doc, chunk: cap }).unwrap();

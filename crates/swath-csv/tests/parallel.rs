@@ -248,7 +248,7 @@ fn quotes_and_crlf_at_every_seam() {
     keep.skip_empty_lines(false);
     check(&data, &keep, &[2, 7], &chunks, "seams, empty lines kept");
     let mut lenient = strict();
-    lenient.lazy_quotes(true).has_headers(false);
+    lenient.lenient(true).has_headers(false);
     check(&data, &lenient, &[3], &chunks, "seams, lenient");
 }
 
@@ -269,7 +269,7 @@ fn errors_keep_exact_positions() {
         data.push_str(&lines[at..].concat());
         check(data.as_bytes(), &strict(), &[2, 3, 8], &[1, 7, 64, 500, 4096], what);
         let mut lenient = strict();
-        lenient.lazy_quotes(true).flexible(true);
+        lenient.lenient(true).flexible(true);
         check(data.as_bytes(), &lenient, &[2, 4], &[3, 64, 777], &format!("{what} (lenient)"));
     }
 }
@@ -282,7 +282,7 @@ fn a_lenient_bare_quote_falls_back_and_says_so() {
     }
     let f = file_with(&data);
     let mut b = strict();
-    b.lazy_quotes(true);
+    b.lenient(true);
     let mut pr = ParallelReader::new(&b, f.path()).threads(2).chunk_size(64);
     assert_eq!(pr.count().unwrap(), 200);
     assert!(matches!(pr.mode(), Mode::Resumed { .. }), "{}", pr.mode());
@@ -430,7 +430,7 @@ fn ordered_output_keeps_a_bounded_window_of_chunks() {
             |_| {
                 live.fetch_sub(1, Ordering::SeqCst);
                 chunks += 1;
-                Ok(())
+                Ok::<(), swath_csv::Error>(())
             },
         )
         .unwrap();
@@ -468,5 +468,77 @@ fn a_file_that_shrinks_while_read_is_an_error() {
             );
         let err = res.expect_err("a short count");
         assert!(err.to_string().contains("file shrank while being read"), "{threads}: {err}");
+    }
+}
+
+/// The caller's error type for the ordered API: its own failures, or a
+/// reader error through `From`.
+#[derive(Debug)]
+enum CallerError {
+    Csv(Error),
+    Emit(usize),
+}
+
+impl From<Error> for CallerError {
+    fn from(e: Error) -> CallerError {
+        CallerError::Csv(e)
+    }
+}
+
+#[test]
+fn the_ordered_api_hands_back_the_callers_own_errors_and_exact_reader_errors() {
+    let mut data = b"a,b\n".to_vec();
+    for i in 0..3000 {
+        if i == 2500 {
+            data.extend_from_slice(b"1,x\"y\n");
+        } else {
+            data.extend_from_slice(format!("{i},v{i}\n").as_bytes());
+        }
+    }
+    let f = file_with(&data);
+    let mut seq = strict().from_path(f.path()).unwrap();
+    let want = loop {
+        match seq.next_record() {
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("no error in the sequential read"),
+            Err(e) => break e.to_string(),
+        }
+    };
+    for relative in [false, true] {
+        let mut pr = ParallelReader::new(&strict(), f.path())
+            .threads(3)
+            .chunk_size(256)
+            .relative_numbers(relative);
+        // A reader error comes through `From`, exact even with relative
+        // numbers.
+        let res = pr.for_each_chunk_ordered(
+            || 0u64,
+            |n, recs| {
+                while recs.next_record()?.is_some() {
+                    *n += 1;
+                }
+                Ok(())
+            },
+            |_| Ok::<(), CallerError>(()),
+        );
+        match res {
+            Err(CallerError::Csv(e)) => assert_eq!(e.to_string(), want, "relative {relative}"),
+            other => panic!("relative {relative}: {other:?}"),
+        }
+        // The emitter's own error comes back as it is, and stops the run.
+        let mut emitted = 0;
+        let res = pr.for_each_chunk_ordered(
+            || (),
+            |_, _| Ok(()),
+            |()| {
+                emitted += 1;
+                if emitted == 3 {
+                    return Err(CallerError::Emit(emitted));
+                }
+                Ok(())
+            },
+        );
+        assert!(matches!(res, Err(CallerError::Emit(3))), "relative {relative}: {res:?}");
+        assert_eq!(emitted, 3);
     }
 }

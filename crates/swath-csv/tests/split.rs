@@ -207,7 +207,7 @@ fn empty_lines_kept_as_records() {
 fn lenient_bare_quotes() {
     let data = generate(6, 60, Gen { bare_quotes: true, ..Gen::default() });
     let mut b = ReaderBuilder::new();
-    b.lazy_quotes(true);
+    b.lenient(true);
     // Bare quotes break the quote parity: some splits must have been
     // found wrong and read again, or the test did not test the repair.
     let repaired = check_file("bare.csv", &data, &b, COUNTS);

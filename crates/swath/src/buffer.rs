@@ -11,7 +11,7 @@
 //! Why page-aligned: on our machines `read` of 512 MiB into a 256 KiB `Vec`
 //! (which malloc places 16 bytes past a page boundary) took 0.25-0.31 s,
 //! against 0.056 s into the same buffer at a page boundary; the kernel's copy
-//! pays for the misalignment (see DESIGN.md, core idea 1).
+//! pays for the misalignment (see `docs/design.md` in the repository, "Buffer").
 
 use std::alloc::{self, Layout};
 use std::io::{self, Read};

@@ -2,7 +2,7 @@
 //!
 //! swath's core owns the hard part of reading big inputs: one reused,
 //! page-aligned [`Buffer`] per reader; framings over it ([`LineReader`] for
-//! lines, [`ChunkReader`] for raw chunks, and the CSV layer in `swath-csv`);
+//! lines, [`FillReader`] for raw chunks, and the CSV layer in `swath-csv`);
 //! SIMD byte counting with a scalar twin ([`count`]); byte ranges that own
 //! their first record ([`range`]); and a parallel driver that runs work over
 //! those ranges on every core ([`Parallel`]). Every error says where
@@ -39,23 +39,24 @@
 #![deny(missing_docs)]
 
 pub mod buffer;
-mod chunks;
 pub mod count;
 pub mod decompress;
 mod error;
 mod feed;
+mod fills;
 mod lines;
 pub mod mmap;
 pub mod parallel;
 pub mod range;
 mod source;
+pub mod swar;
 
 pub use buffer::Buffer;
-pub use chunks::ChunkReader;
 pub use count::{count_lines, count_newlines, count_source, CountOptions, LineCount};
 pub use decompress::Compression;
 pub use error::{Error, ErrorKind, Position, Result};
 pub use feed::Feed;
+pub use fills::FillReader;
 pub use lines::{LineReader, LineReaderBuilder, DEFAULT_MAX_LINE_LEN};
 pub use mmap::SafeMap;
 pub use parallel::Parallel;

@@ -92,7 +92,7 @@ impl CsvOpts {
             .escape(self.escape)
             .comment(self.comment)
             .has_headers(!self.no_headers)
-            .lazy_quotes(self.lenient)
+            .lenient(self.lenient)
             .flexible(self.flexible)
             .max_record_bytes(self.max_record_size);
         b

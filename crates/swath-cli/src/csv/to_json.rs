@@ -1,6 +1,6 @@
 //! `swath csv to-json`: one JSON value per record per line.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -73,10 +73,11 @@ fn run_parallel(args: &Args, out: &mut impl Write) -> Result<()> {
     let b = args.opts.builder();
     let mut rdr = args.par.reader(&args.opts, &b);
     let headers = header_names(rdr.headers()?.as_ref())?;
-    let mut write_err = None;
     // Chunk outputs are recycled: fresh ones cost a page fault per 4 KiB.
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
-    let res = rdr.for_each_chunk_ordered(
+    // The ordered API takes our error type: write errors come back as
+    // they are, with their context.
+    let res: Result<()> = rdr.for_each_chunk_ordered(
         || spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default(),
         |line, recs| {
             while let Some(rec) = recs.next_record()? {
@@ -85,22 +86,14 @@ fn run_parallel(args: &Args, out: &mut impl Write) -> Result<()> {
             Ok(())
         },
         |mut line| {
-            out.write_all(&line).map_err(|e| {
-                let kind = e.kind();
-                write_err = Some(e);
-                swath_csv::Error::from(io::Error::from(kind))
-            })?;
+            out.write_all(&line).with_context(|| cannot_write(args))?;
             line.clear();
             spare.lock().unwrap_or_else(|e| e.into_inner()).push(line);
             Ok(())
         },
     );
     args.par.note(&args.opts, &rdr);
-    if let Some(e) = write_err {
-        return Err(e).with_context(|| cannot_write(args));
-    }
-    res?;
-    Ok(())
+    res
 }
 
 /// Each header name as a JSON key, `"name":`, escaped once for all

@@ -6,7 +6,7 @@
 //!    record when it teaches the field count) and finds where the next
 //!    record starts.
 //! 2. Each chunk from there is scanned under both quote hypotheses
-//!    (`count_scan`): record starts between its first and last one,
+//!    (`validator.rs`): record starts between its first and last one,
 //!    counted and checked.
 //! 3. A serial chain from the top picks each chunk's real hypothesis.
 //! 4. The reader reads the records that straddle the seams, from a chunk's
@@ -21,14 +21,15 @@ use std::fs::File;
 use std::path::Path;
 use std::sync::Mutex;
 
-use swath::{Buffer, Parallel, Source};
+use swath::{Buffer, Source};
 
-use super::count_scan::{CountOpts, CountScan, Validator};
 use super::plan::{read_after, read_into, Task};
 use super::task::Ctx;
+use super::validator::{CountOpts, CountScan, Validator};
 use super::{not_parity_safe, Mode, ParallelReader};
-use crate::builder::FieldCount;
 use crate::classify::Kernel;
+use crate::reader::RecordStart;
+use crate::FieldCount;
 
 /// Bytes read and scanned at a time: a piece is still in the L2 cache
 /// when the scan reads it after its copy. A multiple of 64.
@@ -76,7 +77,7 @@ impl ParallelReader {
         ctx.expected = pre.expected_fields();
         let header = u64::from(ctx.headers.is_some());
         let Some(top) = pre.next_record_start().ok()? else {
-            self.mode = Mode::Scanned { threads: self.threads, chunks: 0 };
+            self.mode = Mode::Scanned { threads: self.par.thread_count(), chunks: 0 };
             return Some(pre.records_read() - header);
         };
         let mut records = pre.records_read();
@@ -86,11 +87,11 @@ impl ParallelReader {
             return None;
         }
         let opts = CountOpts::new(cfg, ctx.expected);
-        let par = Parallel::new().threads(self.threads).chunk_size(self.chunk_size);
+        let par = self.par;
         let new_buf = || Buffer::with_capacity(PIECE as usize + 1);
         let scans = par
             .try_map_with(len, new_buf, |buf, _, r| {
-                scan_chunk(file, len, top.0, r.start, r.end, buf, cfg.kernel, opts)
+                scan_chunk(file, len, top.byte, r.start, r.end, buf, cfg.kernel, opts)
             })
             .ok()?;
 
@@ -106,9 +107,12 @@ impl ParallelReader {
                 let (true, Some(last)) = (hy.clean, hy.last) else {
                     return None;
                 };
-                seams.push((from, Some((first.0, top.1 + lf + first.1))));
+                seams.push((
+                    from,
+                    Some(RecordStart { byte: first.0, line: top.line + lf + first.1 }),
+                ));
                 records += hy.starts - 1;
-                from = (last.0, top.1 + lf + last.1);
+                from = RecordStart { byte: last.0, line: top.line + lf + last.1 };
             }
             lf += s.lf;
             inside ^= s.odd_quotes;
@@ -118,17 +122,18 @@ impl ParallelReader {
             if Some(from) == to {
                 continue;
             }
-            let end = to.map_or(len, |t| t.0);
-            let task = Task { start: from.0, end, line: from.1, records_before: 0, predicted: 0 };
+            let end = to.map_or(len, |t| t.byte);
+            let task =
+                Task { start: from.byte, end, line: from.line, records_before: 0, predicted: 0 };
             // No work: the seam's records are read (and checked) when the
             // task drains what its work left.
-            let out = ctx.run(&task, (), &|_: &mut (), _| Ok(()));
+            let out = ctx.run(&task, (), &|_: &mut (), _| Ok::<(), crate::Error>(()));
             if out.error.is_some() || out.first != Some(from) || out.last != to {
                 return None;
             }
             records += out.count;
         }
-        self.mode = Mode::Scanned { threads: self.threads, chunks: scans.len() };
+        self.mode = Mode::Scanned { threads: self.par.thread_count(), chunks: scans.len() };
         Some(records - header)
     }
 }

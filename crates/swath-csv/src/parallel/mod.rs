@@ -1,7 +1,8 @@
 //! Exact parallel reading of one CSV file on every core.
 //!
 //! Cutting a CSV file at newlines is wrong when quoted fields hold
-//! newlines. [`ParallelReader`] is exact (DESIGN.md, core idea 4):
+//! newlines. [`ParallelReader`] is exact (the repository's
+//! `docs/design.md`, "The parallel engine"):
 //!
 //! 1. Phase 1, parallel: each worker scans a 4 MiB chunk once (SIMD) under
 //!    both hypotheses "the chunk starts outside quotes" and "inside quotes",
@@ -65,104 +66,40 @@
 mod bits;
 mod chunk_scan;
 mod count;
-mod count_scan;
-mod driver;
+mod mode;
 mod plan;
 mod records;
 mod speculate;
 mod task;
+mod validator;
+mod verifier;
 
+pub use mode::Mode;
 pub use records::ChunkRecords;
 
 /// What exact split plans (`crate::split`) take from the parallel reader:
 /// the quote-parity plan and the speculative first starts.
 pub(crate) mod for_splits {
     pub(crate) use super::chunk_scan::ScanOpts;
-    pub(crate) use super::count_scan::CountOpts;
+    pub(crate) use super::validator::CountOpts;
     pub(crate) use super::plan::plan;
     pub(crate) use super::speculate::speculate;
 }
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use swath::parallel::{available_cores, DEFAULT_CHUNK_SIZE};
 use swath::{Parallel, Source};
 
-use crate::builder::{FieldCount, ReaderBuilder};
-use crate::error::Result;
-use crate::reader::Reader;
-use crate::record::{OwnedRecord, Record};
+use crate::error::{Error, Result};
+use crate::Reader;
+use crate::{FieldCount, ReaderBuilder};
+use crate::{OwnedRecord, Record};
 use chunk_scan::ScanOpts;
-use count_scan::CountOpts;
-use plan::Task;
-use records::Input;
-use task::{Ctx, Start};
-
-/// How the last run read its input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Mode {
-    /// Nothing has run yet.
-    NotRun,
-    /// In parallel, every task verified.
-    Parallel {
-        /// Worker threads.
-        threads: usize,
-        /// Tasks (chunks with a record start).
-        tasks: usize,
-        /// Tasks read again on the calling thread because their guessed
-        /// start was wrong (see [`ParallelReader::relative_numbers`]).
-        reread: usize,
-    },
-    /// Counted by the validating scan (no fields built; the reader read
-    /// the top and the records across the seams).
-    Scanned {
-        /// Worker threads.
-        threads: usize,
-        /// Chunks scanned.
-        chunks: usize,
-    },
-    /// Sequentially from the start, for this reason.
-    Sequential(String),
-    /// In parallel up to `byte` (a verified record start), then
-    /// sequentially, for this reason.
-    Resumed {
-        /// Where the sequential read took over.
-        byte: u64,
-        /// Why.
-        reason: String,
-    },
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-        match self {
-            Mode::NotRun => write!(f, "not run"),
-            Mode::Parallel { threads, tasks, reread } => {
-                let (tasks, threads) = (n(*tasks, "chunk"), n(*threads, "thread"));
-                write!(f, "parallel: {tasks} on {threads}, all verified")?;
-                if *reread > 0 {
-                    write!(f, " ({reread} read again from the verified start)")?;
-                }
-                Ok(())
-            }
-            Mode::Scanned { chunks: 0, .. } => {
-                write!(f, "validating scan: nothing to scan past the first records")
-            }
-            Mode::Scanned { threads, chunks } => {
-                let (chunks, threads) = (n(*chunks, "chunk"), n(*threads, "thread"));
-                write!(f, "validating scan: {chunks} on {threads}, seams read")
-            }
-            Mode::Sequential(why) => write!(f, "sequential: {why}"),
-            Mode::Resumed { byte, reason } => {
-                write!(f, "parallel up to byte {byte}, sequential after: {reason}")
-            }
-        }
-    }
-}
+use records::{ChunkEnd, Input};
+use task::Ctx;
+use validator::CountOpts;
+use verifier::Verifier;
 
 /// Reads one CSV file's records on many threads, exactly; see the
 /// [module documentation](self).
@@ -170,8 +107,8 @@ impl fmt::Display for Mode {
 pub struct ParallelReader {
     builder: ReaderBuilder,
     path: PathBuf,
-    threads: usize,
-    chunk_size: u64,
+    /// Threads and range size.
+    par: Parallel,
     relative: bool,
     /// Guess chunk starts (relative numbers only; off for `for_each`).
     speculative: bool,
@@ -197,8 +134,7 @@ impl ParallelReader {
         ParallelReader {
             builder: builder.clone(),
             path: path.as_ref().to_path_buf(),
-            threads: available_cores(),
-            chunk_size: DEFAULT_CHUNK_SIZE,
+            par: Parallel::new(),
             relative: false,
             speculative: true,
             mode: Mode::NotRun,
@@ -207,14 +143,14 @@ impl ParallelReader {
 
     /// Use `n` threads (0: all cores; 1: the sequential reader).
     pub fn threads(mut self, n: usize) -> ParallelReader {
-        self.threads = if n == 0 { available_cores() } else { n };
+        self.par = self.par.threads(n);
         self
     }
 
     /// Cut the input into chunks of `bytes` (at least 1; default 4 MiB).
     /// Small sizes are for tests: every seam then gets exercised.
     pub fn chunk_size(mut self, bytes: u64) -> ParallelReader {
-        self.chunk_size = bytes.max(1);
+        self.par = self.par.chunk_size(bytes);
         self
     }
 
@@ -331,18 +267,18 @@ impl ParallelReader {
     where
         F: Fn(Record<'_>) -> Result<()> + Sync,
     {
-        let threads = self.threads;
+        let par = self.par;
         if self.builder.config().lenient {
-            self.threads = 1;
+            self.par = par.threads(1);
         }
         // `f` must not see the records of a wrongly guessed start.
         self.speculative = false;
         let res = self.fold(|| (), |_, rec| f(rec), |_, _| ());
         self.speculative = true;
-        if self.builder.config().lenient && threads > 1 {
+        if self.builder.config().lenient && par.thread_count() > 1 {
             self.mode = Mode::Sequential("for_each with lenient quoting".to_string());
         }
-        self.threads = threads;
+        self.par = par;
         res
     }
 
@@ -357,12 +293,24 @@ impl ParallelReader {
     /// As [`fold`](Self::fold); the outputs of the records before the error
     /// are emitted first, as a sequential loop would have written them.
     /// An error of `emit` stops reading and is returned.
-    pub fn for_each_ordered<O, I, F, E>(&mut self, init: I, work: F, mut emit: E) -> Result<()>
+    ///
+    /// `E` is the caller's error type (a reader error becomes one through
+    /// `From`, as with grep-searcher's `Sink::Error`): `work` and `emit` can
+    /// fail with their own errors, which come back unchanged. Errors are
+    /// still exact with [relative numbers](Self::relative_numbers): a task
+    /// that fails is read again with exact numbers first.
+    pub fn for_each_ordered<O, I, F, C, E>(
+        &mut self,
+        init: I,
+        work: F,
+        mut emit: C,
+    ) -> Result<(), E>
     where
         O: Send,
         I: Fn() -> O + Sync,
-        F: Fn(&mut O, Record<'_>) -> Result<()> + Sync,
-        E: FnMut(O) -> Result<()>,
+        F: Fn(&mut O, Record<'_>) -> Result<(), E> + Sync,
+        C: FnMut(O) -> Result<(), E>,
+        E: From<Error> + Send,
     {
         self.run(&init, &each_record(work), &mut emit)
     }
@@ -390,25 +338,30 @@ impl ParallelReader {
     ///         }
     ///         Ok(())
     ///     },
-    ///     |firsts| Ok(out.write_all(&firsts)?),
+    ///     // The caller's error type: a write error comes back as it is.
+    ///     |firsts| -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    ///         out.write_all(&firsts)?;
+    ///         Ok(())
+    ///     },
     /// )?;
-    /// # Ok::<(), swath_csv::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
     /// ```
     ///
     /// # Errors
     ///
     /// As [`for_each_ordered`](Self::for_each_ordered).
-    pub fn for_each_chunk_ordered<O, I, W, E>(
+    pub fn for_each_chunk_ordered<O, I, W, C, E>(
         &mut self,
         init: I,
         work: W,
-        mut emit: E,
-    ) -> Result<()>
+        mut emit: C,
+    ) -> Result<(), E>
     where
         O: Send,
         I: Fn() -> O + Sync,
-        W: Fn(&mut O, &mut ChunkRecords<'_>) -> Result<()> + Sync,
-        E: FnMut(O) -> Result<()>,
+        W: Fn(&mut O, &mut ChunkRecords<'_>) -> Result<(), E> + Sync,
+        C: FnMut(O) -> Result<(), E>,
+        E: From<Error> + Send,
     {
         self.run(&init, &work, &mut emit)
     }
@@ -416,16 +369,17 @@ impl ParallelReader {
     /// The engine: have `work` read each task's records into an
     /// accumulator and hand the accumulators, verified, to `consume` in
     /// file order.
-    fn run<A, I, W, C>(&mut self, init: &I, work: &W, consume: &mut C) -> Result<()>
+    fn run<A, I, W, C, E>(&mut self, init: &I, work: &W, consume: &mut C) -> Result<(), E>
     where
         A: Send,
         I: Fn() -> A + Sync,
-        W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()> + Sync,
-        C: FnMut(A) -> Result<()>,
+        W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<(), E> + Sync,
+        C: FnMut(A) -> Result<(), E>,
+        E: From<Error> + Send,
     {
         self.builder.validate()?;
-        let src = Source::open(&self.path)?;
-        let reason = if self.threads <= 1 {
+        let src = Source::open(&self.path).map_err(Error::from)?;
+        let reason = if self.par.thread_count() <= 1 {
             Some("one thread")
         } else if src.file().is_none() {
             Some("not a regular file (a stream, empty, or compressed)")
@@ -435,7 +389,7 @@ impl ParallelReader {
         if let Some(why) = reason {
             self.mode = Mode::Sequential(why.to_string());
             let rdr = Input::whole(&self.builder, src)?;
-            return sequential(rdr, self.chunk_size, init, work, consume);
+            return sequential(rdr, self.par.chunk_len(), init, work, consume);
         }
         let (Some(file), Some(len)) = (src.file(), src.len()) else {
             unreachable!("a source with a file has a length");
@@ -473,7 +427,7 @@ impl ParallelReader {
         };
         if !learned || (cfg.fields == FieldCount::Learn && ctx.expected.is_none()) {
             let rdr = fallback(&mut self.mode, "the first record is empty or has an error")?;
-            return sequential(rdr, self.chunk_size, init, work, consume);
+            return sequential(rdr, self.par.chunk_len(), init, work, consume);
         }
 
         let mut bom = [0u8; 3];
@@ -482,7 +436,7 @@ impl ParallelReader {
             Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
             _ => 0,
         };
-        let par = Parallel::new().threads(self.threads).chunk_size(self.chunk_size);
+        let par = self.par;
         let exact = !self.relative;
         let planned = if exact || !self.speculative {
             let opts = ScanOpts {
@@ -499,93 +453,41 @@ impl ParallelReader {
             Ok(t) => t,
             Err(e) => {
                 let rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
-                return sequential(rdr, self.chunk_size, init, work, consume);
+                return sequential(rdr, self.par.chunk_len(), init, work, consume);
             }
         };
 
         // Check each task against the one before it, in file order.
-        let mut outcome: Result<()> = Ok(());
-        let mut resume: Option<(Start, u64, String)> = None;
-        // Records before the task being checked: the sum of the verified
-        // tasks' counts, exact by induction.
-        let mut base = 0u64;
-        // The task before: where its reader stopped (line made absolute),
-        // how many records it read and how many were predicted.
-        let mut prev: Option<(Start, u64, u64)> = None;
-        let mut reread = 0usize;
-        driver::run_ordered(
+        let threads = par.thread_count();
+        let mut verifier = Verifier::new(exact);
+        swath::parallel::run_ordered(
             tasks.len(),
-            self.threads,
-            2 * self.threads,
+            threads,
+            2 * threads,
             |i| ctx.run(&tasks[i], init(), work),
-            |i, mut out| {
-                // What to add to the lines of this task's positions (with
-                // relative numbers, a task counts its lines from 1).
-                let mut lines = 0u64;
-                if let Some((last, count, predicted)) = prev {
-                    let why = if exact && out.first != last {
-                        Some(format!(
-                            "chunk {i} found its first record at {:?}, the chunk before ended at {:?}",
-                            out.first.map(|s| s.0),
-                            last.map(|s| s.0)
-                        ))
-                    } else if exact && count != predicted {
-                        Some(format!("chunk {} has {count} records, {predicted} predicted", i - 1))
-                    } else {
-                        None
-                    };
-                    if let Some(why) = why {
-                        resume = Some((last, base, why));
-                        return false;
-                    }
-                    let Some((byte, line)) = last else {
-                        // The task before read to the end of input.
-                        return false;
-                    };
-                    match out.first {
-                        Some((b, l)) if b == byte && l <= line => lines = line - l,
-                        _ => {
-                            // A wrong guess (or a broken quote parity):
-                            // read this task again from where the one
-                            // before stopped, with exact lines.
-                            let task = Task { start: byte, line, ..tasks[i] };
-                            out = ctx.run(&task, init(), work);
-                            reread += 1;
-                        }
-                    }
-                }
-                prev = Some((out.last.map(|(b, l)| (b, l + lines)), out.count, tasks[i].predicted));
-                // With relative numbers, a task counts its records from 1.
-                let records = if exact { 0 } else { base };
-                base += out.count;
-                outcome = consume(out.acc);
-                if let (Ok(()), Some(e)) = (&outcome, out.error) {
-                    outcome = Err(e.shift(records, lines));
-                }
-                outcome.is_ok()
-            },
+            |i, out| verifier.check(i, out, &tasks, &ctx, init, work, consume),
         );
-        let tasks = tasks.len();
-        let threads = self.threads;
-        let Some((last, records, why)) = resume else {
+        let (tasks, reread) = (tasks.len(), verifier.reread);
+        let Some(resume) = verifier.resume else {
             self.mode = Mode::Parallel { threads, tasks, reread };
-            return outcome;
+            return verifier.outcome;
         };
-        let Some((byte, line)) = last else {
+        let Some(at) = resume.at else {
             // The verified part read to the end of input.
             self.mode = Mode::Parallel { threads, tasks, reread };
             return Ok(());
         };
-        self.mode = Mode::Resumed { byte, reason: why };
-        let rdr = ctx.reader_at(byte, line, records)?;
-        sequential(rdr, self.chunk_size, init, work, consume)
+        self.mode = Mode::Resumed { byte: at.byte, reason: resume.why };
+        let rdr = ctx.reader_at(at.byte, at.line, resume.records)?;
+        sequential(rdr, par.chunk_len(), init, work, consume)
     }
 }
 
 /// Per-record work as work on a chunk's records.
-fn each_record<A, F>(fold: F) -> impl Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>
+fn each_record<A, F, E>(fold: F) -> impl Fn(&mut A, &mut ChunkRecords<'_>) -> Result<(), E>
 where
-    F: Fn(&mut A, Record<'_>) -> Result<()>,
+    F: Fn(&mut A, Record<'_>) -> Result<(), E>,
+    E: From<Error>,
 {
     move |acc, recs| {
         while let Some(rec) = recs.next_record()? {
@@ -598,29 +500,30 @@ where
 /// The sequential twin: have `work` read `rdr`'s records into an
 /// accumulator, handing it to `consume` each time a record starts past
 /// another `piece` bytes (so ordered output stays bounded) and at the end.
-fn sequential<A, I, W, C>(
+fn sequential<A, I, W, C, E>(
     rdr: Reader<Input<'_>>,
     piece: u64,
     init: &I,
     work: &W,
     consume: &mut C,
-) -> Result<()>
+) -> Result<(), E>
 where
     I: Fn() -> A,
-    W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>,
-    C: FnMut(A) -> Result<()>,
+    W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<(), E>,
+    C: FnMut(A) -> Result<(), E>,
+    E: From<Error>,
 {
     let mut acc = init();
     // The first chunk ends where the first record starts: it is empty, and
     // the next ones end at multiples of `piece` past it.
     let mut recs = ChunkRecords::new(rdr, 0, true);
     let res = loop {
-        match work(&mut acc, &mut recs).and_then(|()| recs.finish()) {
-            Ok((Some((byte, _)), _)) => {
+        match work(&mut acc, &mut recs).and_then(|()| Ok(recs.finish()?)) {
+            Ok(ChunkEnd { next: Some(start), .. }) => {
                 consume(std::mem::replace(&mut acc, init()))?;
-                recs.next_chunk((byte / piece + 1).saturating_mul(piece));
+                recs.next_chunk((start.byte / piece + 1).saturating_mul(piece));
             }
-            Ok((None, _)) => break Ok(()),
+            Ok(ChunkEnd { next: None, .. }) => break Ok(()),
             Err(e) => break Err(e),
         }
     };

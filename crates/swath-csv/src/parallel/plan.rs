@@ -39,7 +39,7 @@ pub(crate) fn plan(
     kernel: Kernel,
     opts: ScanOpts,
 ) -> swath::Result<Vec<Task>> {
-    let chunk = par.range_size();
+    let chunk = par.chunk_len();
     // Without record starts to count, chunks are read in pieces (see
     // `scan_range`) and a piece-sized buffer is enough: zeroing 4 MiB per
     // thread showed in profiles. With them, every chunk is read whole, so

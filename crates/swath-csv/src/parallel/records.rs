@@ -12,11 +12,11 @@ use std::path::Path;
 
 use swath::{RangeReader, Source};
 
-use super::task::Start;
-use crate::builder::ReaderBuilder;
 use crate::error::Result;
-use crate::reader::Reader;
-use crate::record::Record;
+use crate::reader::RecordStart;
+use crate::Reader;
+use crate::ReaderBuilder;
+use crate::Record;
 
 /// What a parallel run reads: a byte range of the file (a task, or the
 /// sequential read after the verified part), or a whole source (stdin,
@@ -64,9 +64,18 @@ pub struct ChunkRecords<'f> {
     /// next record starts before reading it (the sequential read, which
     /// goes on with that record in the next chunk).
     peek: bool,
-    /// Set at the end of the chunk: where the first record at or past
-    /// `end` starts (`None`: end of input), and whether it was read.
-    past: Option<(Start, bool)>,
+    /// Set at the end of the chunk.
+    past: Option<ChunkEnd>,
+}
+
+/// How a chunk's records ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChunkEnd {
+    /// Where the first record at or past the chunk's end starts (`None`:
+    /// end of input).
+    pub(crate) next: Option<RecordStart>,
+    /// Whether that record was read (and so counted by the reader).
+    pub(crate) next_was_read: bool,
 }
 
 impl<'f> ChunkRecords<'f> {
@@ -97,9 +106,9 @@ impl<'f> ChunkRecords<'f> {
         }
         if self.peek {
             match self.rdr.next_record_start()? {
-                Some((byte, _)) if byte < self.end => {}
-                start => {
-                    self.past = Some((start, false));
+                Some(start) if start.byte < self.end => {}
+                next => {
+                    self.past = Some(ChunkEnd { next, next_was_read: false });
                     return Ok(None);
                 }
             }
@@ -110,17 +119,19 @@ impl<'f> ChunkRecords<'f> {
                 if p.byte < self.end {
                     return Ok(Some(self.rdr.current()));
                 }
-                self.past = Some((Some((p.byte, p.line)), true));
+                let next = Some(RecordStart { byte: p.byte, line: p.line });
+                self.past = Some(ChunkEnd { next, next_was_read: true });
                 Ok(None)
             }
             Ok(false) => {
-                self.past = Some((None, false));
+                self.past = Some(ChunkEnd { next: None, next_was_read: false });
                 Ok(None)
             }
             // An error of a record past the end is the next task's.
             Err(e) => match e.record_position() {
                 Some(p) if p.byte >= self.end => {
-                    self.past = Some((Some((p.byte, p.line)), true));
+                    let next = Some(RecordStart { byte: p.byte, line: p.line });
+                    self.past = Some(ChunkEnd { next, next_was_read: true });
                     Ok(None)
                 }
                 _ => Err(e),
@@ -128,9 +139,8 @@ impl<'f> ChunkRecords<'f> {
         }
     }
 
-    /// Read what the work left of the chunk; return where the first record
-    /// past it starts (`None`: end of input) and whether it was read.
-    pub(crate) fn finish(&mut self) -> Result<(Start, bool)> {
+    /// Read what the work left of the chunk; return how it ended.
+    pub(crate) fn finish(&mut self) -> Result<ChunkEnd> {
         while self.next_record()?.is_some() {}
         Ok(self.past.expect("next_record returned None, so the end is known"))
     }

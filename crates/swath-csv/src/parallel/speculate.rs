@@ -8,7 +8,7 @@
 //! is all a task needs, and the wrong quote hypothesis gives itself away
 //! within a few records: a quote in the middle of a field, text after a
 //! closing quote, a wrong field count (the validating scan's checks,
-//! `count_scan.rs`). So each chunk is scanned from its start, 64 KiB at a
+//! `validator.rs`). So each chunk is scanned from its start, 64 KiB at a
 //! time, until one hypothesis has a record start and is clean while the
 //! other is not.
 //!
@@ -20,8 +20,8 @@ use std::fs::File;
 
 use swath::{Buffer, Parallel};
 
-use super::count_scan::{CountOpts, CountScan, Hypothesis, Validator};
 use super::plan::{read_after, read_into, Task};
+use super::validator::{CountOpts, CountScan, Hypothesis, Validator};
 use crate::classify::Kernel;
 
 /// Bytes scanned at a time. A multiple of 64.

@@ -10,13 +10,11 @@ use swath::{Buffer, RangeReader};
 
 use super::plan::Task;
 use super::records::{ChunkRecords, Input};
-use crate::builder::ReaderBuilder;
 use crate::error::{Error, Result};
-use crate::reader::Reader;
-use crate::record::OwnedRecord;
-
-/// A record start: byte offset and line.
-pub(crate) type Start = Option<(u64, u64)>;
+use crate::reader::RecordStart;
+use crate::OwnedRecord;
+use crate::Reader;
+use crate::ReaderBuilder;
 
 /// What phase 2 needs to read a task: the file and what the first records
 /// taught (headers, field count).
@@ -32,15 +30,15 @@ pub(crate) struct Ctx<'a> {
 }
 
 /// One task's result.
-pub(crate) struct TaskOut<A> {
+pub(crate) struct TaskOut<A, E> {
     pub(crate) acc: A,
     /// The first record start the reader found (`None`: end of input).
-    pub(crate) first: Start,
+    pub(crate) first: Option<RecordStart>,
     /// The first record start at or past the task's end (`None`: end of input).
-    pub(crate) last: Start,
+    pub(crate) last: Option<RecordStart>,
     /// Records read, the header row included.
     pub(crate) count: u64,
-    pub(crate) error: Option<Error>,
+    pub(crate) error: Option<E>,
 }
 
 impl<'a> Ctx<'a> {
@@ -69,21 +67,24 @@ impl<'a> Ctx<'a> {
     }
 
     /// Have `work` read `task`'s records into `acc`.
-    pub(crate) fn run<A, W>(&self, task: &Task, mut acc: A, work: &W) -> TaskOut<A>
+    pub(crate) fn run<A, W, E>(&self, task: &Task, mut acc: A, work: &W) -> TaskOut<A, E>
     where
-        W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<()>,
+        W: Fn(&mut A, &mut ChunkRecords<'_>) -> std::result::Result<(), E>,
+        E: From<Error>,
     {
         let rdr = match self.reader_at(task.start, task.line, task.records_before) {
             Ok(rdr) => rdr,
-            Err(e) => return TaskOut { acc, first: None, last: None, count: 0, error: Some(e) },
+            Err(e) => {
+                return TaskOut { acc, first: None, last: None, count: 0, error: Some(e.into()) }
+            }
         };
         let before = rdr.records_read();
         let mut recs = ChunkRecords::new(rdr, task.end, false);
         let mut first = None;
-        let res = recs.rdr.next_record_start().and_then(|start| {
+        let res = recs.rdr.next_record_start().map_err(E::from).and_then(|start| {
             first = start;
             work(&mut acc, &mut recs)?;
-            recs.finish()
+            Ok(recs.finish()?)
         });
         let mut out = TaskOut {
             acc,
@@ -93,10 +94,10 @@ impl<'a> Ctx<'a> {
             error: None,
         };
         match res {
-            Ok((last, read)) => {
-                out.last = last;
+            Ok(end) => {
+                out.last = end.next;
                 // The record past the end was read, not ours.
-                out.count -= u64::from(read);
+                out.count -= u64::from(end.next_was_read);
             }
             Err(e) => out.error = Some(e),
         }

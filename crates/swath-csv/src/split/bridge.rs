@@ -8,11 +8,11 @@ use std::path::Path;
 
 use swath::Parallel;
 
-use crate::builder::ReaderBuilder;
+use crate::reader::builder::ReaderBuilder;
 use crate::error::Result;
 use crate::parallel::for_splits::{plan, speculate, CountOpts, ScanOpts};
 use crate::reader::Reader;
-use crate::record::OwnedRecord;
+use crate::reader::record::OwnedRecord;
 
 /// What a split plan needs to know of the reader's settings.
 #[derive(Clone, Copy, Debug)]
@@ -112,7 +112,7 @@ pub(crate) fn reader_at<R: Read>(
 
 /// The next record's `(byte, line)` without reading it; `None` at the end.
 pub(crate) fn next_record_start<R: Read>(rdr: &mut Reader<R>) -> Result<Option<(u64, u64)>> {
-    rdr.next_record_start()
+    Ok(rdr.next_record_start()?.map(|s| (s.byte, s.line)))
 }
 
 /// What every split's reader needs from the top of the file.
@@ -142,8 +142,8 @@ pub(crate) fn read_top(b: &ReaderBuilder, file: &File, len: u64, path: &Path) ->
         top.first = rdr.headers()?.map(|h| h.position().byte);
         top.headers = rdr.headers()?.cloned();
     } else {
-        top.first = rdr.next_record_start()?.map(|s| s.0);
-        if c.fields == crate::builder::FieldCount::Learn {
+        top.first = rdr.next_record_start()?.map(|s| s.byte);
+        if c.fields == crate::reader::config::FieldCount::Learn {
             // The field count comes from the first record; its errors are
             // the split reader's to report.
             let _ = rdr.next_record();

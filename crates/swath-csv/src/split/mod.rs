@@ -57,9 +57,9 @@ use std::path::{Path, PathBuf};
 
 use swath::parallel::available_cores;
 
-use crate::builder::ReaderBuilder;
+use crate::reader::builder::ReaderBuilder;
 use crate::error::{Error, Result};
-use crate::record::OwnedRecord;
+use crate::reader::record::OwnedRecord;
 use bridge::Top;
 
 /// One split of a plan.

@@ -5,48 +5,10 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
+use super::config::{Config, Options, QuoteStyle, Terminator};
 use super::encode::Encoder;
 use super::error::WriteError;
-use super::special::Specials;
 use super::Writer;
-
-/// Default size of the writer's output buffer: 256 KiB, like the reader's
-/// buffer (fewer `write` calls than 64 KiB, still inside L2).
-pub const DEFAULT_BUFFER_CAPACITY: usize = 256 * 1024;
-
-/// When a field is quoted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum QuoteStyle {
-    /// Only when needed for the field to read back unchanged: it holds the
-    /// delimiter, the quote, the escape byte, `\r` or `\n`, starts with the
-    /// comment byte (when one is set), or is the only, empty field of its
-    /// record.
-    #[default]
-    Necessary,
-    /// Every field.
-    Always,
-    /// Every field that is not a number, plus the fields that need it.
-    /// Typed numbers (whose [`ToField::kind`](super::ToField::kind) is [`FieldKind::Number`](super::FieldKind::Number)) are
-    /// numbers; raw bytes are numbers when they parse as an integer or a
-    /// float (as the `csv` crate decides).
-    NonNumeric,
-    /// Never. A field holding the delimiter, `\r` or `\n`, or a record of
-    /// one empty field, then cannot be read back as written: this style is
-    /// for data known to be plain.
-    Never,
-}
-
-/// The record terminator.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Terminator {
-    /// `\n` (the default).
-    #[default]
-    Lf,
-    /// `\r\n` (RFC 4180).
-    CrLf,
-}
 
 /// Options of a [`Writer`]. `&mut self` setters, then
 /// [`from_writer`](WriterBuilder::from_writer) or
@@ -63,24 +25,9 @@ pub enum Terminator {
 /// wtr.write_row((1u32, "a;b", 2.5f64)).unwrap();
 /// assert_eq!(wtr.finish().unwrap(), b"1;\"a;b\";2.5\r\n");
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct WriterBuilder {
-    pub(crate) delimiter: u8,
-    pub(crate) quote: u8,
-    pub(crate) escape: Option<u8>,
-    pub(crate) terminator: Terminator,
-    pub(crate) style: QuoteStyle,
-    pub(crate) fields: Option<usize>,
-    pub(crate) formula_guard: bool,
-    pub(crate) comment: Option<u8>,
-    pub(crate) capacity: usize,
-    pub(crate) has_headers: bool,
-}
-
-impl Default for WriterBuilder {
-    fn default() -> WriterBuilder {
-        WriterBuilder::new()
-    }
+    opts: Options,
 }
 
 impl WriterBuilder {
@@ -88,29 +35,18 @@ impl WriterBuilder {
     /// [`QuoteStyle::Necessary`], any field count, no formula guard, no
     /// comment byte, a 256 KiB buffer, headers written by `serialize`.
     pub fn new() -> WriterBuilder {
-        WriterBuilder {
-            delimiter: b',',
-            quote: b'"',
-            escape: None,
-            terminator: Terminator::Lf,
-            style: QuoteStyle::Necessary,
-            fields: None,
-            formula_guard: false,
-            comment: None,
-            capacity: DEFAULT_BUFFER_CAPACITY,
-            has_headers: true,
-        }
+        WriterBuilder::default()
     }
 
     /// The field delimiter (default `,`).
     pub fn delimiter(&mut self, delimiter: u8) -> &mut WriterBuilder {
-        self.delimiter = delimiter;
+        self.opts.delimiter = delimiter;
         self
     }
 
     /// The quote byte (default `"`).
     pub fn quote(&mut self, quote: u8) -> &mut WriterBuilder {
-        self.quote = quote;
+        self.opts.quote = quote;
         self
     }
 
@@ -119,19 +55,19 @@ impl WriterBuilder {
     /// byte itself is escaped too (`\\`) so that it reads back unchanged
     /// (a field holding the escape byte is quoted).
     pub fn escape(&mut self, escape: Option<u8>) -> &mut WriterBuilder {
-        self.escape = escape;
+        self.opts.escape = escape;
         self
     }
 
     /// The record terminator (default `\n`).
     pub fn terminator(&mut self, terminator: Terminator) -> &mut WriterBuilder {
-        self.terminator = terminator;
+        self.opts.terminator = terminator;
         self
     }
 
     /// When fields are quoted (default [`QuoteStyle::Necessary`]).
     pub fn quote_style(&mut self, style: QuoteStyle) -> &mut WriterBuilder {
-        self.style = style;
+        self.opts.style = style;
         self
     }
 
@@ -139,7 +75,7 @@ impl WriterBuilder {
     /// another count is an error before any byte of it is written, and the
     /// writer stays usable. `None` (the default) allows any count.
     pub fn fields(&mut self, n: Option<usize>) -> &mut WriterBuilder {
-        self.fields = n;
+        self.opts.fields = n;
         self
     }
 
@@ -153,7 +89,7 @@ impl WriterBuilder {
     /// e.g. `-5i32` or `-0.5f64`) are not guarded: a negative number is
     /// data, not a formula.
     pub fn formula_guard(&mut self, yes: bool) -> &mut WriterBuilder {
-        self.formula_guard = yes;
+        self.opts.formula_guard = yes;
         self
     }
 
@@ -161,7 +97,7 @@ impl WriterBuilder {
     /// none). A field that starts with it is quoted, so that it is not read
     /// back as a comment line.
     pub fn comment(&mut self, comment: Option<u8>) -> &mut WriterBuilder {
-        self.comment = comment;
+        self.opts.comment = comment;
         self
     }
 
@@ -169,7 +105,7 @@ impl WriterBuilder {
     /// is written out with one `write_all` when a record ends past this
     /// size; it grows beyond it only to hold one record that is longer.
     pub fn buffer_capacity(&mut self, cap: usize) -> &mut WriterBuilder {
-        self.capacity = cap.max(1);
+        self.opts.capacity = cap.max(1);
         self
     }
 
@@ -177,13 +113,13 @@ impl WriterBuilder {
     /// field names) before the first record (default true). Other write
     /// methods never write headers.
     pub fn has_headers(&mut self, yes: bool) -> &mut WriterBuilder {
-        self.has_headers = yes;
+        self.opts.has_headers = yes;
         self
     }
 
     /// A writer over `wtr` with these options.
     pub fn from_writer<W: io::Write>(&self, wtr: W) -> Writer<W> {
-        Writer::with_config(Config::new(self), wtr)
+        Writer::with_config(Config::new(&self.opts), wtr)
     }
 
     /// A writer that encodes straight into `buf`, after the bytes it
@@ -192,7 +128,7 @@ impl WriterBuilder {
     /// [`Writer::into_vec`]. For output built in memory, such as the
     /// chunks of a parallel job that are written out in order later.
     pub fn from_vec(&self, buf: Vec<u8>) -> Writer<Vec<u8>> {
-        let mut cfg = Config::new(self);
+        let mut cfg = Config::new(&self.opts);
         cfg.capacity = usize::MAX;
         Writer::with_encoder(Encoder::with_buffer(cfg, buf), Vec::new())
     }
@@ -205,68 +141,5 @@ impl WriterBuilder {
     pub fn from_path<P: AsRef<Path>>(&self, path: P) -> Result<Writer<File>, WriteError> {
         let file = File::create(path.as_ref()).map_err(|e| WriteError::io(e, 0))?;
         Ok(self.from_writer(file))
-    }
-}
-
-/// Bytes numbers can produce: digits, sign, point, exponent, `inf`, `NaN`.
-const NUMBER_BYTES: &[u8] = b"0123456789+-.eEinfNa";
-
-/// The builder's options, frozen, plus the lookup tables of the hot path.
-#[derive(Clone, Debug)]
-pub(crate) struct Config {
-    pub(crate) delimiter: u8,
-    pub(crate) quote: u8,
-    pub(crate) escape: Option<u8>,
-    pub(crate) terminator: Terminator,
-    pub(crate) style: QuoteStyle,
-    pub(crate) fields: Option<usize>,
-    pub(crate) formula_guard: bool,
-    pub(crate) comment: Option<u8>,
-    pub(crate) capacity: usize,
-    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
-    pub(crate) has_headers: bool,
-    /// `special[b]`: a field holding `b` must be quoted.
-    pub(crate) special: [bool; 256],
-    /// `escaped[b]`: inside quotes, `b` is preceded by the escape (or
-    /// doubled when escaping by doubling).
-    pub(crate) escaped: [bool; 256],
-    /// The same bytes as `special`, for the word-at-a-time scan.
-    pub(crate) specials: Specials,
-    /// No byte a number can produce is special, so typed numbers skip the
-    /// quoting scan (false for odd setups like `.` as the delimiter).
-    pub(crate) numbers_plain: bool,
-}
-
-impl Config {
-    pub(crate) fn new(b: &WriterBuilder) -> Config {
-        let mut special = [false; 256];
-        let mut escaped = [false; 256];
-        for byte in [b.delimiter, b.quote, b'\r', b'\n'] {
-            special[byte as usize] = true;
-        }
-        escaped[b.quote as usize] = true;
-        if let Some(esc) = b.escape {
-            special[esc as usize] = true;
-            escaped[esc as usize] = true;
-        }
-        let specials = Specials::new(b.delimiter, b.quote, b.escape);
-        let numbers_plain = NUMBER_BYTES.iter().all(|&x| !special[x as usize])
-            && !matches!(b.comment, Some(c) if NUMBER_BYTES.contains(&c));
-        Config {
-            delimiter: b.delimiter,
-            quote: b.quote,
-            escape: b.escape,
-            terminator: b.terminator,
-            style: b.style,
-            fields: b.fields,
-            formula_guard: b.formula_guard,
-            comment: b.comment,
-            capacity: b.capacity,
-            has_headers: b.has_headers,
-            special,
-            escaped,
-            specials,
-            numbers_plain,
-        }
     }
 }

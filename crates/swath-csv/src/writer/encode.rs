@@ -2,7 +2,7 @@
 //! a time, with no I/O. The [`Writer`](super::Writer) owns one and drains
 //! its buffer into the inner writer.
 
-use super::builder::{Config, QuoteStyle, Terminator};
+use super::config::{Config, QuoteStyle, Terminator};
 use super::quote::{
     is_formula_start, looks_numeric, needs_quotes, prefix_in_place, quote_from, quote_in_place,
 };

@@ -44,6 +44,7 @@
 //! records best-effort and ignores errors: call `finish` to see them.
 
 mod builder;
+mod config;
 mod encode;
 mod error;
 mod quote;
@@ -57,12 +58,13 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-pub use builder::{QuoteStyle, Terminator, WriterBuilder, DEFAULT_BUFFER_CAPACITY};
+pub use builder::WriterBuilder;
+pub use config::{QuoteStyle, Terminator, DEFAULT_BUFFER_CAPACITY};
 pub use error::{WriteError, WriteErrorKind};
 pub use row::{RowBuf, ToRow};
 pub use to_field::{FieldBuf, FieldKind, ToField};
 
-use builder::Config;
+use config::{Config, Options};
 use encode::{CountMismatch, Encoder};
 
 /// A CSV writer over any `io::Write`. Build one with [`WriterBuilder`], or
@@ -140,14 +142,15 @@ impl Writer<File> {
     ///
     /// When the file cannot be created.
     pub fn from_path<P: AsRef<Path>>(path: P) -> Result<Writer<File>, WriteError> {
-        WriterBuilder::new().from_path(path)
+        let file = File::create(path.as_ref()).map_err(|e| WriteError::io(e, 0))?;
+        Ok(Writer::from_writer(file))
     }
 }
 
 impl<W: io::Write> Writer<W> {
     /// A writer with the default options (see [`WriterBuilder::new`]).
     pub fn from_writer(wtr: W) -> Writer<W> {
-        WriterBuilder::new().from_writer(wtr)
+        Writer::with_config(Config::new(&Options::default()), wtr)
     }
 
     pub(crate) fn with_config(cfg: Config, wtr: W) -> Writer<W> {

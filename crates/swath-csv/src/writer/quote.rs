@@ -4,7 +4,7 @@
 //! one of them needs quoting (rare) is the field rewritten in place, from
 //! the back, so the common field costs one copy and one table scan.
 
-use super::builder::Config;
+use super::config::Config;
 use super::to_field::FieldKind;
 
 /// The byte a spreadsheet formula can start with (OWASP "CSV injection").
@@ -99,7 +99,7 @@ pub(crate) fn prefix_in_place(buf: &mut Vec<u8>, start: usize, byte: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::WriterBuilder;
+    use crate::writer::config::Options;
 
     #[test]
     fn quoting_from_the_source_equals_quoting_in_place() {
@@ -107,9 +107,7 @@ mod tests {
         let alphabet = b"ab\"\\,\n'x";
         for escape in [None, Some(b'\\')] {
             for quote in [b'"', b'\''] {
-                let mut b = WriterBuilder::new();
-                b.quote(quote).escape(escape);
-                let cfg = Config::new(&b);
+                let cfg = Config::new(&Options { quote, escape, ..Options::default() });
                 for len in 0..40 {
                     let src: Vec<u8> = (0..len)
                         .map(|_| {

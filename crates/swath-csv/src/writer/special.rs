@@ -4,12 +4,7 @@
 //! The table loop was the largest cost of `write_row` in the profile (one
 //! load, compare and branch per byte); this looks at a word per step.
 
-/// The low 7 bits of every byte.
-const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-/// The high bit of every byte.
-const HIGH: u64 = 0x8080_8080_8080_8080;
-/// Every byte 0x01.
-const LO: u64 = 0x0101_0101_0101_0101;
+use swath::swar::{half, nonzero_bytes, splat, word, HIGH, LO, LOW7};
 
 /// The bytes that force quoting: delimiter, quote and escape exactly, plus
 /// `\r` and `\n`, which the word test covers with "any byte below 0x0e"
@@ -38,7 +33,7 @@ impl Specials {
         }
         let e = escape.unwrap_or(quote);
         Specials {
-            splats: [LO * delimiter as u64, LO * quote as u64, LO * e as u64],
+            splats: [splat(delimiter), splat(quote), splat(e)],
             #[cfg(target_arch = "x86_64")]
             vectors: splat16([delimiter, quote, e, 0x0d]),
             table,
@@ -53,8 +48,7 @@ impl Specials {
         let mut nonzero_all = HIGH;
         for &s in &self.splats {
             let y = word ^ s;
-            // High bit set where the byte of `y` is not zero.
-            nonzero_all &= ((y & LOW7) + LOW7) | y;
+            nonzero_all &= nonzero_bytes(y);
         }
         // High bit set where the byte is 0x0e or more.
         let not_low = ((word & LOW7) + LO * (0x80 - 0x0e)) | word;
@@ -246,20 +240,6 @@ impl Specials {
 fn splat16(bytes: [u8; 4]) -> [std::arch::x86_64::__m128i; 4] {
     // SAFETY: SSE2 is in the x86_64 baseline.
     bytes.map(|b| unsafe { std::arch::x86_64::_mm_set1_epi8(b as i8) })
-}
-
-#[inline(always)]
-fn half(buf: &[u8], at: usize) -> u32 {
-    let mut w = [0u8; 4];
-    w.copy_from_slice(&buf[at..at + 4]);
-    u32::from_le_bytes(w)
-}
-
-#[inline(always)]
-fn word(buf: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&buf[at..at + 8]);
-    u64::from_le_bytes(w)
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ pub fn builder(opts: &Value) -> ReaderBuilder {
     let flag = |k: &str, d: bool| opts.get(k).and_then(Value::as_bool).unwrap_or(d);
     let mut b = ReaderBuilder::new();
     b.has_headers(flag("headers", false))
-        .lazy_quotes(flag("lenient", false))
+        .lenient(flag("lenient", false))
         .flexible(flag("flexible", false))
         .skip_empty_lines(!flag("keep_empty", false))
         .quoting(flag("quoting", true))

@@ -7,9 +7,9 @@
 //! file decides whether an unterminated final line adds one.
 
 use crate::buffer::{Buffer, DEFAULT_CAPACITY};
-use crate::chunks::ChunkReader;
 use crate::count::LineCount;
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::fills::FillReader;
 use crate::parallel::Parallel;
 use crate::range::RangeReader;
 use crate::source::Source;
@@ -108,13 +108,13 @@ fn count_range(
 
 fn count_stream(src: &mut Source, buffer_size: usize) -> Result<LineCount> {
     let path = src.path().map(|p| p.to_path_buf());
-    let mut rdr = ChunkReader::new(src, buffer_size);
+    let mut rdr = FillReader::new(src, buffer_size);
     let mut c = LineCount::default();
-    while let Some(chunk) = rdr.next_chunk().map_err(|e| match &path {
+    while let Some(fill) = rdr.next_fill().map_err(|e| match &path {
         Some(p) => e.with_path(p),
         None => e,
     })? {
-        c.add(chunk);
+        c.add(fill);
     }
     Ok(c)
 }

@@ -12,66 +12,81 @@ mod x86_64;
 pub use input::{count_source, CountOptions};
 
 /// A counting implementation, for callers (tests, the lab) that want to
-/// force one instead of the best available.
+/// force one instead of the best available. Only kernels the CPU supports
+/// can be constructed (as with `swath_csv::classify::Kernel`), so running
+/// one is always safe; kernels compare by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Kernel {
-    /// One byte at a time; the slow, obvious twin.
+pub struct Kernel(Imp);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Imp {
     Scalar,
-    /// 16 bytes at a time (every x86_64 CPU has SSE2).
     #[cfg(target_arch = "x86_64")]
     Sse2,
-    /// 32 bytes at a time.
     #[cfg(target_arch = "x86_64")]
     Avx2,
 }
 
 impl Kernel {
-    /// The fastest kernel this CPU supports.
-    pub fn detect() -> Kernel {
+    /// One byte at a time: the slow, obvious twin.
+    pub fn scalar() -> Kernel {
+        Kernel(Imp::Scalar)
+    }
+
+    /// 16 bytes at a time, when the CPU has SSE2 (every x86_64 CPU).
+    pub fn sse2() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Some(Kernel(Imp::Sse2))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        None
+    }
+
+    /// 32 bytes at a time, when the CPU has AVX2.
+    pub fn avx2() -> Option<Kernel> {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2") {
-                return Kernel::Avx2;
+                return Some(Kernel(Imp::Avx2));
             }
-            Kernel::Sse2
+            None
         }
         #[cfg(not(target_arch = "x86_64"))]
-        Kernel::Scalar
+        None
+    }
+
+    /// The fastest kernel this CPU supports.
+    pub fn detect() -> Kernel {
+        Kernel::avx2().or_else(Kernel::sse2).unwrap_or_else(Kernel::scalar)
     }
 
     /// Every kernel this CPU can run, slowest first.
     pub fn available() -> Vec<Kernel> {
-        #[allow(unused_mut)]
-        let mut all = vec![Kernel::Scalar];
-        #[cfg(target_arch = "x86_64")]
-        {
-            all.push(Kernel::Sse2);
-            if std::is_x86_feature_detected!("avx2") {
-                all.push(Kernel::Avx2);
-            }
+        [Some(Kernel::scalar()), Kernel::sse2(), Kernel::avx2()].into_iter().flatten().collect()
+    }
+
+    /// A short name: `scalar`, `sse2` or `avx2`.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Imp::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Imp::Sse2 => "sse2",
+            #[cfg(target_arch = "x86_64")]
+            Imp::Avx2 => "avx2",
         }
-        all
     }
 
     /// Count the occurrences of `needle` in `hay` with this kernel.
-    ///
-    /// # Panics
-    ///
-    /// Panics if the CPU does not support the kernel (only possible when a
-    /// caller names `Avx2` on a CPU without it).
     pub fn count(self, hay: &[u8], needle: u8) -> u64 {
-        match self {
-            Kernel::Scalar => scalar::count(hay, needle),
+        match self.0 {
+            Imp::Scalar => scalar::count(hay, needle),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: SSE2 is part of the x86_64 baseline.
-            Kernel::Sse2 => unsafe { x86_64::count_sse2(hay, needle) },
+            Imp::Sse2 => unsafe { x86_64::count_sse2(hay, needle) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => {
-                assert!(std::is_x86_feature_detected!("avx2"), "this CPU has no AVX2");
-                // SAFETY: we just checked that the CPU supports AVX2.
-                unsafe { x86_64::count_avx2(hay, needle) }
-            }
+            // SAFETY: an `Avx2` kernel is only made when the CPU has AVX2.
+            Imp::Avx2 => unsafe { x86_64::count_avx2(hay, needle) },
         }
     }
 }

@@ -48,7 +48,7 @@ impl Job<'_> {
     ) -> io::Result<(ParallelReader, swath_csv::Result<u64>)> {
         let mut write_err = None;
         let mut total = 0u64;
-        let res = prdr.for_each_chunk_ordered(
+        let res: swath_csv::Result<()> = prdr.for_each_chunk_ordered(
             || Found { bytes: Vec::new(), n: 0 },
             |found, recs| {
                 let mut w = (!self.count_only).then(|| {

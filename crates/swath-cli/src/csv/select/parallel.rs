@@ -59,10 +59,11 @@ impl Job<'_> {
         drop(rdr);
         let mut out = wtr.finish().map_err(|e| e.into_error())?;
         let mut prdr = self.par.reader(self.opts, self.reader);
-        let mut write_err = None;
         // Chunk outputs are recycled: fresh ones cost a page fault per 4 KiB.
         let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
-        let res = prdr.for_each_chunk_ordered(
+        // The ordered API takes our error type: write errors come back as
+        // they are, with their context.
+        let res: anyhow::Result<()> = prdr.for_each_chunk_ordered(
             || {
                 let buf = spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
                 // A chunk's writer encodes straight into `buf`: a writer over a
@@ -82,33 +83,23 @@ impl Job<'_> {
                         continue;
                     }
                     for &c in &cols {
-                        w.write_field(rec.get(c).unwrap_or(b"")).map_err(write_error)?;
+                        w.write_field(rec.get(c).unwrap_or(b""))?;
                     }
-                    w.end_record().map_err(write_error)?;
+                    w.end_record()?;
                 }
                 Ok(())
             },
             |w| {
-                let mut bytes = w.into_vec().map_err(write_error)?;
-                out.write_all(&bytes[PRIME.len()..]).map_err(|e| {
-                    let kind = e.kind();
-                    write_err = Some(e);
-                    swath_csv::Error::from(std::io::Error::from(kind))
-                })?;
+                let mut bytes = w.into_vec()?;
+                out.write_all(&bytes[PRIME.len()..])
+                    .with_context(|| format!("cannot write {}", self.output.display()))?;
                 bytes.clear();
                 spare.lock().unwrap_or_else(|e| e.into_inner()).push(bytes);
                 Ok(())
             },
         );
         self.par.note(self.opts, &prdr);
-        if let Some(e) = write_err {
-            return Err(e).with_context(|| format!("cannot write {}", self.output.display()));
-        }
         res?;
         Ok(out)
     }
-}
-
-fn write_error(e: swath_csv::WriteError) -> swath_csv::Error {
-    swath_csv::Error::from(std::io::Error::other(e.to_string()))
 }

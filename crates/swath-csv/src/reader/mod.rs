@@ -6,10 +6,24 @@ use std::path::{Path, PathBuf};
 
 use swath::{Buffer, Feed, Source};
 
-use crate::builder::{Config, FieldCount, ReaderBuilder};
+pub(crate) mod builder;
+pub(crate) mod config;
+mod cursor;
+#[cfg(feature = "serde")]
+pub mod deserialize;
+mod iter;
+mod machine;
+pub(crate) mod record;
+mod resume;
+
+pub use iter::{IntoRecords, Records};
+pub(crate) use resume::RecordStart;
+
 use crate::error::{Error, ErrorKind, Position, Result};
-use crate::record::{OwnedRecord, Record, Span};
-use crate::scan::{Cursor, Machine, Problem, Scan, St, Step};
+use config::{Config, FieldCount};
+use cursor::Cursor;
+use machine::{Machine, Problem, Progress, State, Step};
+use record::{OwnedRecord, Record, Span};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -72,9 +86,9 @@ pub struct Reader<R> {
 }
 
 impl<R: Read> Reader<R> {
-    /// A reader with the default settings (see [`ReaderBuilder`]).
+    /// A reader with the default settings (see [`ReaderBuilder`](crate::ReaderBuilder)).
     pub fn new(rdr: R) -> Reader<R> {
-        Reader::with_config(rdr, ReaderBuilder::new().config().clone())
+        Reader::with_config(rdr, Config::default())
     }
 
     pub(crate) fn with_config(rdr: R, cfg: Config) -> Reader<R> {
@@ -117,11 +131,6 @@ impl<R: Read> Reader<R> {
             fatal: None,
             steady: false,
         }
-    }
-
-    pub(crate) fn set_source_info(&mut self, len: Option<u64>, path: Option<PathBuf>) {
-        self.feed.expect_len(len);
-        self.feed.set_path(path);
     }
 
     /// The next record, borrowed from the buffer and valid until the next
@@ -187,17 +196,6 @@ impl<R: Read> Reader<R> {
         Ok(())
     }
 
-    /// An iterator of owned records (one allocation per record: the easy
-    /// form; use [`next_record`](Self::next_record) on hot paths).
-    pub fn records(&mut self) -> Records<'_, R> {
-        Records { rdr: self, done: false }
-    }
-
-    /// Like [`records`](Self::records), consuming the reader.
-    pub fn into_records(self) -> IntoRecords<R> {
-        IntoRecords { rdr: self, done: false }
-    }
-
     /// The header row, reading it first if needed; `None` when headers are
     /// off or the input is empty.
     ///
@@ -212,6 +210,18 @@ impl<R: Read> Reader<R> {
     }
 
     /// The column of header `name`, when there are headers and it is one.
+    ///
+    /// The header row is read by [`headers`](Self::headers) or the first
+    /// [`next_record`](Self::next_record); before either, this is `None`
+    /// (it cannot read the row itself: it borrows the reader immutably).
+    ///
+    /// ```
+    /// let mut rdr = swath_csv::Reader::new(&b"id,name\n1,Ada\n"[..]);
+    /// assert_eq!(rdr.index_of("name"), None); // not read yet
+    /// rdr.headers()?;
+    /// assert_eq!(rdr.index_of("name"), Some(1));
+    /// # Ok::<(), swath_csv::Error>(())
+    /// ```
     pub fn index_of(&self, name: &str) -> Option<usize> {
         self.headers.as_ref()?.iter().position(|h| h == name.as_bytes())
     }
@@ -281,6 +291,13 @@ impl<R: Read> Reader<R> {
         res.map(|_| ())
     }
 
+    /// Tell the feed the input's length at open (a shorter input is an
+    /// error) and its path (errors name it).
+    pub(crate) fn set_source_info(&mut self, len: Option<u64>, path: Option<PathBuf>) {
+        self.feed.expect_len(len);
+        self.feed.set_path(path);
+    }
+
     /// Read the next data record; true when one is ready.
     #[inline(always)]
     pub(crate) fn advance(&mut self) -> Result<bool> {
@@ -288,7 +305,7 @@ impl<R: Read> Reader<R> {
         self.feed.buffer_mut().consume(self.pending);
         self.pending = 0;
         if self.steady {
-            if let Some(res) = self.read_plain() {
+            if let Some(res) = self.read_fast() {
                 return res;
             }
         }
@@ -301,7 +318,7 @@ impl<R: Read> Reader<R> {
     /// 200 instructions a record on checks that are all false here. `None`
     /// when the buffer does not start that way (nothing changed then).
     #[inline(always)]
-    fn read_plain(&mut self) -> Option<Result<bool>> {
+    fn read_fast(&mut self) -> Option<Result<bool>> {
         let data = self.feed.buffer().data();
         let &b = data.first()?;
         if b == b'\n' || b == b'\r' || Some(b) == self.cfg.comment {
@@ -312,9 +329,9 @@ impl<R: Read> Reader<R> {
             return None;
         }
         let start = self.begin();
-        let mut s = Scan::new();
+        let mut s = Progress::new();
         let data = self.feed.buffer().data();
-        let step = self.machine.plain(
+        let step = self.machine.fast_fields(
             &mut s,
             &mut self.cur,
             data,
@@ -333,7 +350,7 @@ impl<R: Read> Reader<R> {
                 return Some(Ok(true));
             }
         }
-        Some(self.go_on(start, s, step))
+        Some(self.resume_in_general_machine(start, s, step))
     }
 
     /// The general path, from the record's start.
@@ -354,7 +371,12 @@ impl<R: Read> Reader<R> {
     /// end of the buffer, a field count to learn or check).
     #[cold]
     #[inline(never)]
-    fn go_on(&mut self, start: u64, s: Scan, step: Option<Step>) -> Result<bool> {
+    fn resume_in_general_machine(
+        &mut self,
+        start: u64,
+        s: Progress,
+        step: Option<Step>,
+    ) -> Result<bool> {
         let res = self.scan_record(start, s, step);
         self.steady = self.is_steady();
         res
@@ -404,15 +426,20 @@ impl<R: Read> Reader<R> {
         if data[0] == b'\n' || data[0] == b'\r' {
             // An empty line kept as a record of one empty field.
             self.spans.push(Span::default());
-            return self.finish(Scan::new(), Some(0));
+            return self.finish(Progress::new(), Some(0));
         }
-        self.scan_record(start, Scan::new(), None)
+        self.scan_record(start, Progress::new(), None)
     }
 
-    /// Scan the record that starts at the buffer's first byte (absolute
+    /// Progress the record that starts at the buffer's first byte (absolute
     /// offset `start`) on from `s`, refilling as needed; `first` is what a
     /// run already done over the current data returned.
-    fn scan_record(&mut self, start: u64, mut s: Scan, mut first: Option<Step>) -> Result<bool> {
+    fn scan_record(
+        &mut self,
+        start: u64,
+        mut s: Progress,
+        mut first: Option<Step>,
+    ) -> Result<bool> {
         // The machine never looks past the first byte over the limit, so
         // a too-long record fails in the same state (open quote or not)
         // however the input was chunked (found by the fuzzer).
@@ -471,7 +498,7 @@ impl<R: Read> Reader<R> {
     /// Complete a record whose terminator is at `term` (none at end of
     /// input): account for its bytes and lines, then check it.
     #[inline(always)]
-    fn finish(&mut self, s: Scan, term: Option<usize>) -> Result<bool> {
+    fn finish(&mut self, s: Progress, term: Option<usize>) -> Result<bool> {
         let data = self.feed.buffer().data();
         self.line += s.lines;
         match term {
@@ -565,7 +592,7 @@ impl<R: Read> Reader<R> {
             let data = self.feed.buffer().data();
             if self.in_comment {
                 // A comment ends at `\n` or `\r` (the csv crate: `\n` only,
-                // BAD-INPUTS A3.2).
+                // `docs/bad-inputs.md` A3.2).
                 match memchr::memchr2(b'\n', b'\r', data) {
                     Some(i) => {
                         self.in_comment = false;
@@ -630,8 +657,8 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    fn too_large(&mut self, s: &Scan) -> Error {
-        let open = matches!(s.st, St::Quoted | St::Escaped).then(|| {
+    fn too_large(&mut self, s: &Progress) -> Error {
+        let open = matches!(s.state, State::Quoted | State::Escaped).then(|| {
             let (at, lines) = s.quote_open;
             Position::new(
                 self.rec_pos.byte + at as u64,
@@ -673,68 +700,6 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// Parallel reading (`crate::parallel`): start in the middle of an input
-/// and find record starts without reading the records.
-impl<R: Read> Reader<R> {
-    /// Make this fresh reader, whose source starts at byte `byte` of the
-    /// input, continue a read that has `records` records behind it and is
-    /// at line `line`, with the header row and field count already known.
-    pub(crate) fn resume_at(
-        &mut self,
-        byte: u64,
-        line: u64,
-        records: u64,
-        headers: Option<OwnedRecord>,
-        expected: Option<usize>,
-    ) {
-        self.feed.buffer_mut().set_offset(byte);
-        self.line = line;
-        self.records = records;
-        self.started = true;
-        self.headers = headers;
-        self.headers_read = true;
-        if self.expected.is_none() {
-            self.expected = expected;
-        }
-        self.steady = self.is_steady();
-    }
-
-    /// Skip to the next record's first byte (reading the header row first
-    /// if needed) without reading the record: its byte offset and line, or
-    /// `None` at end of input. The next [`next_record`](Self::next_record)
-    /// reads the record that starts there.
-    pub(crate) fn next_record_start(&mut self) -> Result<Option<(u64, u64)>> {
-        if self.cfg.has_headers && !self.headers_read {
-            self.read_headers()?;
-        }
-        self.has_record = false;
-        self.feed.buffer_mut().consume(self.pending);
-        self.pending = 0;
-        if let Some(f) = self.fatal {
-            return Err(self.fatal_error(f));
-        }
-        if !self.started {
-            self.start()?;
-        }
-        let found = self.skip_to_record();
-        self.steady = self.is_steady();
-        if !found? {
-            return Ok(None);
-        }
-        Ok(Some((self.feed.buffer().offset(), self.line)))
-    }
-
-    /// The field count every record must have, once known.
-    pub(crate) fn expected_fields(&self) -> Option<usize> {
-        self.expected
-    }
-
-    /// The buffer, for another reader (see `with_buffer`).
-    pub(crate) fn into_buffer(self) -> Buffer {
-        self.feed.into_parts().1
-    }
-}
-
 impl Reader<Source> {
     /// Open `path` (`-` for stdin) with the default settings.
     ///
@@ -742,7 +707,17 @@ impl Reader<Source> {
     ///
     /// The open error, with the path.
     pub fn from_path(path: impl AsRef<Path>) -> Result<Reader<Source>> {
-        ReaderBuilder::new().from_path(path)
+        Ok(Reader::over_source(Source::open(path)?, Config::default()))
+    }
+
+    /// A reader over an opened [`Source`]: errors name its path, and a file
+    /// that ends short of its size at open is an error.
+    pub(crate) fn over_source(src: Source, cfg: Config) -> Reader<Source> {
+        let len = src.len();
+        let path = src.path().map(Path::to_path_buf);
+        let mut rdr = Reader::with_config(src, cfg);
+        rdr.set_source_info(len, path);
+        rdr
     }
 }
 
@@ -753,51 +728,5 @@ impl<R> std::fmt::Debug for Reader<R> {
             .field("line", &self.line)
             .field("records", &self.records)
             .finish()
-    }
-}
-
-/// Owned records from a borrowed reader; see [`Reader::records`].
-/// It ends after a fatal error.
-pub struct Records<'a, R> {
-    rdr: &'a mut Reader<R>,
-    done: bool,
-}
-
-fn next_owned<R: Read>(rdr: &mut Reader<R>, done: &mut bool) -> Option<Result<OwnedRecord>> {
-    if *done {
-        return None;
-    }
-    let mut out = OwnedRecord::new();
-    match rdr.read_into(&mut out) {
-        Ok(true) => Some(Ok(out)),
-        Ok(false) => {
-            *done = true;
-            None
-        }
-        Err(e) => {
-            *done = !e.is_recoverable();
-            Some(Err(e))
-        }
-    }
-}
-
-impl<R: Read> Iterator for Records<'_, R> {
-    type Item = Result<OwnedRecord>;
-    fn next(&mut self) -> Option<Result<OwnedRecord>> {
-        next_owned(self.rdr, &mut self.done)
-    }
-}
-
-/// Owned records from an owned reader; see [`Reader::into_records`].
-/// It ends after a fatal error.
-pub struct IntoRecords<R> {
-    rdr: Reader<R>,
-    done: bool,
-}
-
-impl<R: Read> Iterator for IntoRecords<R> {
-    type Item = Result<OwnedRecord>;
-    fn next(&mut self) -> Option<Result<OwnedRecord>> {
-        next_owned(&mut self.rdr, &mut self.done)
     }
 }

@@ -1,6 +1,8 @@
-//! Run tasks on N threads, hand their results to the caller in task order,
-//! with at most `window` tasks started ahead of the one the caller waits
-//! for: memory stays bounded however large the input.
+//! The ordered driver: run tasks on N threads and hand their results to
+//! the caller in task order, with at most `window` tasks started ahead of
+//! the one the caller waits for, so memory stays bounded however large the
+//! input. It knows nothing of what a task reads (swath-csv's parallel
+//! reader drives its phase 2 with it).
 
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -49,8 +51,19 @@ impl<T> Drop for StopOnDrop<'_, T> {
 
 /// Run `work(i)` for `i` in `0..tasks` on `threads` threads and call
 /// `consume(i, result)` on the calling thread in order of `i`, until it
-/// returns false. A panic in `work` is resumed on the calling thread.
-pub(crate) fn run_ordered<T, W, C>(tasks: usize, threads: usize, window: usize, work: W, consume: C)
+/// returns false. At most `window` tasks run or wait ahead of the one
+/// `consume` is waiting for. A panic in `work` is resumed on the calling
+/// thread.
+///
+/// ```
+/// let mut squares = Vec::new();
+/// swath::parallel::run_ordered(10, 2, 4, |i| i * i, |_, sq| {
+///     squares.push(sq);
+///     true
+/// });
+/// assert_eq!(squares, [0, 1, 4, 9, 16, 25, 36, 49, 64, 81]);
+/// ```
+pub fn run_ordered<T, W, C>(tasks: usize, threads: usize, window: usize, work: W, consume: C)
 where
     T: Send,
     W: Fn(usize) -> T + Sync,

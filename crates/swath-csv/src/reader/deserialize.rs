@@ -5,8 +5,8 @@
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Visitor};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::record::Record;
 use crate::typed::{ascii_str, FromField};
+use crate::Record;
 
 impl<'r> Record<'r> {
     /// Deserialize the record into `T`: a struct's fields are matched by

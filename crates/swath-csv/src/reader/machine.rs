@@ -10,12 +10,13 @@
 //! its state across buffer refills, so a record spanning many refills costs
 //! O(its length).
 
-use crate::builder::Config;
-use crate::classify::{Kernel, RunMasks, BLOCK, RUN};
-use crate::record::{Span, SCRATCH};
+use super::config::Config;
+use super::cursor::Cursor;
+use super::record::{Span, SCRATCH};
+use crate::classify::{Kernel, BLOCK};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum St {
+pub(crate) enum State {
     Field,
     Quoted,
     AfterQuote,
@@ -45,8 +46,8 @@ pub(crate) enum Step {
 /// The scan state of one record, relative to its first byte. It survives
 /// buffer refills because the reader never consumes a partial record.
 #[derive(Clone, Debug)]
-pub(crate) struct Scan {
-    pub(crate) st: St,
+pub(crate) struct Progress {
+    pub(crate) state: State,
     /// Next byte to examine.
     pub(crate) pos: usize,
     /// First byte of the current field (its opening quote, if quoted).
@@ -67,10 +68,10 @@ pub(crate) struct Scan {
     pub(crate) problem: Option<(Problem, usize, u64)>,
 }
 
-impl Scan {
-    pub(crate) fn new() -> Scan {
-        Scan {
-            st: St::Field,
+impl Progress {
+    pub(crate) fn new() -> Progress {
+        Progress {
+            state: State::Field,
             pos: 0,
             field_start: 0,
             seg: 0,
@@ -123,7 +124,7 @@ impl Scan {
     }
 
     fn start_field(&mut self, at: usize) {
-        self.st = St::Field;
+        self.state = State::Field;
         self.pos = at;
         self.field_start = at;
         self.seg = at;
@@ -137,146 +138,33 @@ impl Scan {
         scratch: &mut Vec<u8>,
         max: usize,
     ) -> bool {
-        let end = match self.st {
-            St::Field => data.len(),
-            St::Quoted | St::Escaped => {
+        let end = match self.state {
+            State::Field => data.len(),
+            State::Quoted | State::Escaped => {
                 let (at, lines) = self.quote_open;
                 if self.problem.is_none() {
                     self.problem = Some((Problem::UnterminatedQuote, at, lines));
                 }
                 data.len()
             }
-            St::AfterQuote => self.close,
+            State::AfterQuote => self.close,
         };
         self.push(data, end, spans, scratch, max)
-    }
-}
-
-/// Cached masks of a run of up to [`RUN`] 64-byte blocks, addressed by
-/// absolute input offset so that they stay valid from one record to the
-/// next until the buffer is refilled (which may move its bytes).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Cursor {
-    base: u64,
-    len: usize,
-    /// Outside quotes: delimiter, quote, `\r`, `\n` (what ends or opens
-    /// things). Inside: quote, escape, `\n` (`\n` for line numbers). And
-    /// the delimiter alone.
-    m: RunMasks,
-}
-
-impl Cursor {
-    pub(crate) fn invalidate(&mut self) {
-        self.len = 0;
-    }
-
-    /// The mask of the block that holds cached byte `rel < len` from that
-    /// byte on (bit 0 is `rel`), and how many bytes it covers.
-    #[inline(always)]
-    fn at(&self, rel: usize, quoted: bool) -> (u64, usize) {
-        // `% RUN` changes nothing (`rel < len <= RUN * BLOCK`) but lets the
-        // compiler drop the bounds check.
-        let (b, sh) = (rel / BLOCK % RUN, rel % BLOCK);
-        let mask = if quoted { self.m.inside[b] } else { self.m.outside[b] } >> sh;
-        (mask, (BLOCK - sh).min(self.len - rel))
-    }
-
-    /// [`at`](Self::at) outside quotes, with the delimiter mask.
-    #[inline(always)]
-    fn outside_delim(&self, rel: usize) -> (u64, u64, usize) {
-        let (b, sh) = (rel / BLOCK % RUN, rel % BLOCK);
-        (self.m.outside[b] >> sh, self.m.delim[b] >> sh, (BLOCK - sh).min(self.len - rel))
-    }
-
-    /// The index of the next byte at or after `pos` that matters in the
-    /// given state, or `None` when there is none in `data`. The common case
-    /// (the answer is in the cached block) is inlined into the machine.
-    #[inline(always)]
-    fn next(
-        &mut self,
-        m: &Machine,
-        data: &[u8],
-        off: u64,
-        pos: usize,
-        quoted: bool,
-    ) -> Option<usize> {
-        let rel = (off + pos as u64).wrapping_sub(self.base);
-        if rel < self.len as u64 {
-            let (mask, _) = self.at(rel as usize, quoted);
-            if mask != 0 {
-                return Some(pos + mask.trailing_zeros() as usize);
-            }
-        }
-        self.next_block(m, data, off, pos, quoted)
-    }
-
-    /// The outside-quotes and delimiter masks from `pos` on (bit 0 is
-    /// `pos`) and how many bytes they cover, classifying the run at `pos`
-    /// when `pos` is not cached; `None` when `pos` is past `data`.
-    #[inline(always)]
-    fn outside_at(
-        &mut self,
-        m: &Machine,
-        data: &[u8],
-        off: u64,
-        pos: usize,
-    ) -> Option<(u64, u64, usize)> {
-        let rel = (off + pos as u64).wrapping_sub(self.base);
-        if rel < self.len as u64 {
-            return Some(self.outside_delim(rel as usize));
-        }
-        self.load(m, data, off, pos)?;
-        Some(self.outside_delim(0))
-    }
-
-    /// Classify the run of blocks that starts at `pos`.
-    #[inline(never)]
-    fn load(&mut self, m: &Machine, data: &[u8], off: u64, pos: usize) -> Option<()> {
-        if pos >= data.len() {
-            return None;
-        }
-        self.len = m.kernel.reader_masks(&data[pos..], &m.needles, &mut self.m);
-        self.base = off + pos as u64;
-        Some(())
-    }
-
-    /// Classify runs from `pos` on until one has a byte that matters.
-    #[inline(never)]
-    fn next_block(
-        &mut self,
-        m: &Machine,
-        data: &[u8],
-        off: u64,
-        mut pos: usize,
-        quoted: bool,
-    ) -> Option<usize> {
-        loop {
-            let mut rel = (off + pos as u64).wrapping_sub(self.base);
-            if rel >= self.len as u64 {
-                self.load(m, data, off, pos)?;
-                rel = 0;
-            }
-            let (mask, covered) = self.at(rel as usize, quoted);
-            if mask != 0 {
-                return Some(pos + mask.trailing_zeros() as usize);
-            }
-            pos += covered;
-        }
     }
 }
 
 /// What the hot loop needs from the configuration, laid out flat.
 #[derive(Clone, Debug)]
 pub(crate) struct Machine {
-    kernel: Kernel,
+    pub(super) kernel: Kernel,
     /// Delimiter, quote (or `\n` when quoting is off), `\r`, `\n`, escape
     /// (or the quote when there is none).
-    needles: [u8; 5],
+    pub(super) needles: [u8; 5],
     delim: u8,
     quote: u8,
     double_quote: bool,
     pub(crate) max_fields: usize,
-    /// Take [`Machine::plain`] for unquoted fields (off only in the tests
+    /// Take [`Machine::fast_fields`] for unquoted fields (off only in the tests
     /// that compare it with the general machine, its slow twin).
     fast: bool,
 }
@@ -305,9 +193,9 @@ impl Machine {
     /// any other quote (left at `s.pos`, with the field it is in started
     /// there), for the general machine.
     #[inline(always)]
-    pub(crate) fn plain(
+    pub(crate) fn fast_fields(
         &self,
-        s: &mut Scan,
+        s: &mut Progress,
         cur: &mut Cursor,
         data: &[u8],
         off: u64,
@@ -522,9 +410,9 @@ impl Machine {
 
     /// Unquoted fields in the general machine; `Some` when the run stops.
     #[inline]
-    fn field(
+    fn unquoted_fields(
         &self,
-        s: &mut Scan,
+        s: &mut Progress,
         cur: &mut Cursor,
         data: &[u8],
         off: u64,
@@ -552,7 +440,7 @@ impl Machine {
                 return Some(Step::End(i));
             } else if i == s.field_start {
                 // The quote opens a field only as its first byte.
-                s.st = St::Quoted;
+                s.state = State::Quoted;
                 s.quote_open = (i, s.lines);
                 s.seg = i + 1;
                 s.pos = i + 1;
@@ -569,7 +457,7 @@ impl Machine {
     #[inline]
     pub(crate) fn run(
         &self,
-        s: &mut Scan,
+        s: &mut Progress,
         cur: &mut Cursor,
         data: &[u8],
         off: u64,
@@ -577,24 +465,26 @@ impl Machine {
         scratch: &mut Vec<u8>,
     ) -> Step {
         loop {
-            match s.st {
-                St::Field if self.fast && s.scratch_from.is_none() && s.seg == s.field_start => {
-                    match self.plain(s, cur, data, off, spans, scratch) {
+            match s.state {
+                State::Field if self.fast && s.scratch_from.is_none() && s.seg == s.field_start => {
+                    match self.fast_fields(s, cur, data, off, spans, scratch) {
                         Some(step) => return step,
                         // A quote at `s.pos`: the general machine goes on.
                         None => {
-                            if let Some(step) = self.field(s, cur, data, off, spans, scratch) {
+                            if let Some(step) =
+                                self.unquoted_fields(s, cur, data, off, spans, scratch)
+                            {
                                 return step;
                             }
                         }
                     }
                 }
-                St::Field => {
-                    if let Some(step) = self.field(s, cur, data, off, spans, scratch) {
+                State::Field => {
+                    if let Some(step) = self.unquoted_fields(s, cur, data, off, spans, scratch) {
                         return step;
                     }
                 }
-                St::Quoted => {
+                State::Quoted => {
                     let Some(i) = cur.next(self, data, off, s.pos, true) else {
                         s.pos = data.len();
                         return Step::More;
@@ -602,26 +492,26 @@ impl Machine {
                     let b = data[i];
                     if b == self.quote {
                         s.close = i;
-                        s.st = St::AfterQuote;
+                        s.state = State::AfterQuote;
                     } else if b == b'\n' {
                         s.lines += 1;
                     } else {
                         // The escape byte: drop it, keep the next byte.
                         s.spill(data, i, scratch);
                         s.seg = i + 1;
-                        s.st = St::Escaped;
+                        s.state = State::Escaped;
                     }
                     s.pos = i + 1;
                 }
-                St::Escaped => {
+                State::Escaped => {
                     let Some(&b) = data.get(s.pos) else {
                         return Step::More;
                     };
                     s.lines += u64::from(b == b'\n');
                     s.pos += 1;
-                    s.st = St::Quoted;
+                    s.state = State::Quoted;
                 }
-                St::AfterQuote => {
+                State::AfterQuote => {
                     let i = s.pos;
                     let Some(&b) = data.get(i) else {
                         return Step::More;
@@ -630,7 +520,7 @@ impl Machine {
                         // `""`: keep the second quote as data.
                         s.spill(data, s.close, scratch);
                         s.seg = i;
-                        s.st = St::Quoted;
+                        s.state = State::Quoted;
                         s.pos = i + 1;
                     } else if b == self.delim {
                         if !s.push(data, s.close, spans, scratch, self.max_fields) {
@@ -647,7 +537,7 @@ impl Machine {
                         s.note(Problem::TextAfterQuote, i);
                         s.spill(data, s.close, scratch);
                         s.seg = i;
-                        s.st = St::Field;
+                        s.state = State::Field;
                         s.pos = i;
                     }
                 }
@@ -659,7 +549,7 @@ impl Machine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::builder::ReaderBuilder;
+    use crate::ReaderBuilder;
 
     /// Everything a run over `input` produces, record by record: how each
     /// ended, its fields (unescaped), its line count and strict problem.
@@ -673,7 +563,7 @@ mod tests {
         let (mut spans, mut scratch) = (Vec::new(), Vec::new());
         let mut start = 0;
         while start < input.len() {
-            let mut s = Scan::new();
+            let mut s = Progress::new();
             spans.clear();
             scratch.clear();
             let mut have = (start + step).min(input.len());

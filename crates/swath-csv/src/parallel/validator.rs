@@ -23,8 +23,9 @@
 use super::bits::prefix_xor;
 #[cfg(target_arch = "x86_64")]
 use super::bits::prefix_xor_clmul;
-use crate::builder::{Config, FieldCount};
 use crate::classify::{Kernel, BLOCK};
+use crate::reader::config::Config;
+use crate::FieldCount;
 
 /// What the scan checks against.
 #[derive(Clone, Copy, Debug)]
@@ -166,6 +167,11 @@ impl Validator {
     /// [`feed`](Self::feed) compiled for AVX2 CPUs: the classifier inlined,
     /// and the many bit counts one `popcnt` each (the x86_64 baseline has
     /// no such instruction; `count_ones` is then a dozen).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, POPCNT, BMI1 and PCLMULQDQ (`wide` is set
+    /// only when it does).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt,bmi1,pclmulqdq")]
     unsafe fn feed_wide(&mut self, data: &[u8]) {

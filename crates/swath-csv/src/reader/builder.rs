@@ -3,53 +3,12 @@
 use std::io::Read;
 use std::path::Path;
 
-use swath::buffer::DEFAULT_CAPACITY;
 use swath::Source;
 
+use super::config::{Config, FieldCount};
+use super::Reader;
 use crate::classify::Kernel;
-use crate::error::{Error, ErrorKind, Result};
-use crate::reader::Reader;
-
-/// Default maximum record size: 64 MiB (terminator excluded). A record
-/// longer than this is an error, never a truncation, and the buffer never
-/// grows past it.
-pub const DEFAULT_MAX_RECORD_BYTES: usize = 64 * 1024 * 1024;
-
-/// Default maximum number of fields in one record: 1,048,576 (16 MiB of
-/// field bounds at most).
-pub const DEFAULT_MAX_FIELDS: usize = 1 << 20;
-
-/// How many fields each record must have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FieldCount {
-    /// As many as the first record (the header row when there is one), as
-    /// the `csv` crate does with `flexible(false)`. The default.
-    Learn,
-    /// Exactly this many.
-    Fixed(usize),
-    /// Any number (`flexible(true)`).
-    Any,
-}
-
-/// Everything a reader needs to know, validated.
-#[derive(Clone, Debug)]
-pub(crate) struct Config {
-    pub(crate) delim: u8,
-    pub(crate) quote: u8,
-    pub(crate) quoting: bool,
-    pub(crate) double_quote: bool,
-    pub(crate) escape: Option<u8>,
-    pub(crate) comment: Option<u8>,
-    pub(crate) has_headers: bool,
-    pub(crate) fields: FieldCount,
-    pub(crate) skip_empty_lines: bool,
-    pub(crate) lenient: bool,
-    pub(crate) max_record: usize,
-    pub(crate) max_fields: usize,
-    pub(crate) capacity: usize,
-    pub(crate) kernel: Kernel,
-}
+use crate::error::Result;
 
 /// Builds a [`Reader`]: `ReaderBuilder::new().delimiter(b';').from_path(p)`.
 ///
@@ -58,32 +17,27 @@ pub(crate) struct Config {
 /// first record, empty lines skipped (as the `csv` crate does), strict
 /// quoting, 64 MiB records at most, a 256 KiB buffer, the fastest
 /// classifier the CPU has.
-#[derive(Clone, Debug)]
+///
+/// ```
+/// use swath_csv::{ErrorKind, ReaderBuilder};
+///
+/// let data = b"# a comment\ncity;pop\nOslo;709037\nBergen;\"28\"5900\n";
+/// let mut rdr = ReaderBuilder::new().delimiter(b';').comment(Some(b'#')).from_reader(&data[..])?;
+/// let (city, pop): (&str, u32) = rdr.next_record()?.unwrap().scan()?;
+/// assert_eq!((city, pop), ("Oslo", 709037));
+/// // Strict by default: text after a closing quote is an error ...
+/// let err = rdr.next_record().unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::TextAfterQuote));
+///
+/// // ... and data, as the `csv` crate reads it, when lenient.
+/// let mut rdr = ReaderBuilder::new().delimiter(b';').comment(Some(b'#')).lenient(true).from_reader(&data[..])?;
+/// rdr.next_record()?;
+/// assert_eq!(rdr.next_record()?.unwrap().get(1), Some(&b"285900"[..]));
+/// # Ok::<(), swath_csv::Error>(())
+/// ```
+#[derive(Clone, Debug, Default)]
 pub struct ReaderBuilder {
     cfg: Config,
-}
-
-impl Default for ReaderBuilder {
-    fn default() -> ReaderBuilder {
-        ReaderBuilder {
-            cfg: Config {
-                delim: b',',
-                quote: b'"',
-                quoting: true,
-                double_quote: true,
-                escape: None,
-                comment: None,
-                has_headers: true,
-                fields: FieldCount::Learn,
-                skip_empty_lines: true,
-                lenient: false,
-                max_record: DEFAULT_MAX_RECORD_BYTES,
-                max_fields: DEFAULT_MAX_FIELDS,
-                capacity: DEFAULT_CAPACITY,
-                kernel: Kernel::detect(),
-            },
-        }
-    }
 }
 
 impl ReaderBuilder {
@@ -126,7 +80,7 @@ impl ReaderBuilder {
 
     /// A comment byte: a record starting with it is skipped up to the end
     /// of its line (`\n`, `\r` or `\r\n`; the `csv` crate ends comments only
-    /// at `\n`, BAD-INPUTS A3.2). Default none.
+    /// at `\n`; the repository's `docs/bad-inputs.md`, A3.2). Default none.
     pub fn comment(&mut self, b: Option<u8>) -> &mut Self {
         self.cfg.comment = b;
         self
@@ -162,13 +116,13 @@ impl ReaderBuilder {
     /// (bare quotes are data, text after a closing quote is appended, an
     /// open quote runs to the end of input) instead of reporting errors.
     /// Default false (strict).
-    pub fn lazy_quotes(&mut self, yes: bool) -> &mut Self {
+    pub fn lenient(&mut self, yes: bool) -> &mut Self {
         self.cfg.lenient = yes;
         self
     }
 
     /// The longest record accepted, in bytes, terminator excluded (at least
-    /// 1; default [`DEFAULT_MAX_RECORD_BYTES`]).
+    /// 1; default [`DEFAULT_MAX_RECORD_BYTES`](crate::DEFAULT_MAX_RECORD_BYTES)).
     ///
     /// This bounds memory: a reader's buffer grows only to hold one record
     /// and never past this limit; from 1 MiB on it grows in place (`mremap`,
@@ -183,7 +137,7 @@ impl ReaderBuilder {
     }
 
     /// The most fields one record may have (at least 1; default
-    /// [`DEFAULT_MAX_FIELDS`]).
+    /// [`DEFAULT_MAX_FIELDS`](crate::DEFAULT_MAX_FIELDS)).
     pub fn max_fields(&mut self, max: usize) -> &mut Self {
         self.cfg.max_fields = max.max(1);
         self
@@ -210,45 +164,11 @@ impl ReaderBuilder {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Config`] when the delimiter is not ASCII or is `\r`,
+    /// [`ErrorKind::Config`](crate::ErrorKind::Config) when the delimiter is not ASCII or is `\r`,
     /// `\n` or the quote byte; when the quote, escape or comment byte is
     /// `\r`, `\n` or equals the delimiter; when the escape equals the quote.
     pub fn validate(&self) -> Result<()> {
-        let c = &self.cfg;
-        let bad = |msg: String| Err(Error::new(ErrorKind::Config(msg)));
-        let show = |b: u8| std::ascii::escape_default(b).to_string();
-        if !c.delim.is_ascii() {
-            return bad(format!(
-                "delimiter byte 0x{:02x} is not ASCII; a multi-byte delimiter cannot be expressed",
-                c.delim
-            ));
-        }
-        for (name, b) in [
-            ("delimiter", Some(c.delim)),
-            ("quote", Some(c.quote).filter(|_| c.quoting)),
-            ("escape", c.escape),
-            ("comment", c.comment),
-        ] {
-            if let Some(b @ (b'\r' | b'\n')) = b {
-                return bad(format!("the {name} cannot be {:?}", show(b)));
-            }
-        }
-        if c.quoting && c.delim == c.quote {
-            return bad(format!("the delimiter and the quote are both '{}'", show(c.delim)));
-        }
-        if c.escape == Some(c.delim) {
-            return bad(format!("the delimiter and the escape are both '{}'", show(c.delim)));
-        }
-        if c.comment == Some(c.delim) {
-            return bad(format!("the delimiter and the comment are both '{}'", show(c.delim)));
-        }
-        if c.quoting && c.escape == Some(c.quote) {
-            return bad(format!(
-                "the escape and the quote are both '{}' (use double_quote)",
-                show(c.quote)
-            ));
-        }
-        Ok(())
+        self.cfg.validate()
     }
 
     /// A reader over any `io::Read` (streamed).
@@ -268,11 +188,8 @@ impl ReaderBuilder {
     ///
     /// As [`validate`](Self::validate).
     pub fn from_source(&self, src: Source) -> Result<Reader<Source>> {
-        let len = src.len();
-        let path = src.path().map(Path::to_path_buf);
-        let mut rdr = self.from_reader(src)?;
-        rdr.set_source_info(len, path);
-        Ok(rdr)
+        self.validate()?;
+        Ok(Reader::over_source(src, self.cfg.clone()))
     }
 
     /// Open `path` (`-` for stdin) and read it.

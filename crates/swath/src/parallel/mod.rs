@@ -9,13 +9,30 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+mod ordered;
+
+pub use ordered::run_ordered;
+
 use crate::error::Error;
 use crate::range::{nth_range, range_count, snap, Framing};
 
 /// Default size of one work item: 4 MiB.
 pub const DEFAULT_CHUNK_SIZE: u64 = 4 * 1024 * 1024;
 
-/// How many threads and how large the ranges.
+/// How many threads and how large the chunks (nominal byte ranges).
+///
+/// ```
+/// use swath::Parallel;
+///
+/// let data: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+/// let par = Parallel::new().threads(2).chunk_size(1024);
+/// // One result per chunk, in order, whatever thread ran it.
+/// let sums = par.try_map(data.len() as u64, |_, r| {
+///     Ok::<u64, ()>(data[r.start as usize..r.end as usize].iter().map(|&b| u64::from(b)).sum())
+/// });
+/// let total: u64 = data.iter().map(|&b| u64::from(b)).sum();
+/// assert_eq!(sums.unwrap().iter().sum::<u64>(), total);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Parallel {
     threads: usize,
@@ -45,7 +62,8 @@ impl Parallel {
         self
     }
 
-    /// Cut the input into ranges of `bytes` (at least 1).
+    /// Cut the input into chunks (nominal byte ranges) of `bytes` (at
+    /// least 1).
     pub fn chunk_size(mut self, bytes: u64) -> Parallel {
         self.chunk_size = bytes.max(1);
         self
@@ -56,8 +74,8 @@ impl Parallel {
         self.threads
     }
 
-    /// The range size.
-    pub fn range_size(&self) -> u64 {
+    /// The chunk size set with [`chunk_size`](Self::chunk_size).
+    pub fn chunk_len(&self) -> u64 {
         self.chunk_size
     }
 
