@@ -12,7 +12,7 @@
 //! let w = word(b"a,b,c,de", 0);
 //! // High bit set in each byte that is not a comma.
 //! let not_comma = nonzero_bytes(w ^ splat(b','));
-//! assert_eq!((!not_comma & HIGH).count_ones(), 2);
+//! assert_eq!((!not_comma & HIGH).count_ones(), 3);
 //! ```
 
 /// Every byte 0x01.
