@@ -1,4 +1,4 @@
-//! BAD-INPUTS.md section A as data: `testdata/csv/bad_inputs.json` holds
+//! docs/bad-inputs.md section A as data: `testdata/csv/bad_inputs.json` holds
 //! each case's input, options and expected records or errors (kind and
 //! position: byte, line, record). Every case runs through every way of
 //! reading (`common/paths.rs`): `next_record`, `read_into`, `records()`,

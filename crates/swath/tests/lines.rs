@@ -1,5 +1,5 @@
 //! The line reader against a slow, obvious twin, at every buffer size and
-//! seam, plus the line-reader cases of BAD-INPUTS.md section B.
+//! seam, plus the line-reader cases of docs/bad-inputs.md section B.
 
 use std::io::{self, Read};
 
