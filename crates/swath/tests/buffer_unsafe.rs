@@ -38,10 +38,10 @@ fn drain(data: &[u8], cap: usize, max: usize, chunk: usize, take: usize) -> Vec<
 #[test]
 fn every_byte_comes_out_once_in_order() {
     let mut rng = Rng::new(5);
-    let data = rng.bytes(300, b"abc\n\r,\"\x00\xff");
+    let data = rng.bytes(120, b"abc\n\r,\"\x00\xff");
     for (cap, max) in [(1, 1), (1, 64), (7, 7), (7, 100), (16, 1024)] {
         for chunk in [1, 3, 64] {
-            for take in [1, 5, 33, 100] {
+            for take in [1, 33] {
                 let got = drain(&data, cap, max, chunk, take);
                 assert_eq!(got, data, "cap {cap} max {max} chunk {chunk} take {take}");
             }
