@@ -5,10 +5,11 @@
 // Each target uses one of the checks.
 #![allow(dead_code)]
 
-use std::io::{self, Read};
+use std::io::Read;
 
 use swath_csv::classify::Kernel;
 use swath_csv::{ErrorKind, ReaderBuilder};
+use swath_testkit::Chunked;
 
 type Rec = (Vec<Vec<u8>>, Option<(usize, usize)>);
 
@@ -107,21 +108,6 @@ pub fn oracle(data: &[u8]) {
     }
 }
 
-struct OneByte<'a>(&'a [u8]);
-
-impl Read for OneByte<'_> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        match (self.0.split_first(), out.first_mut()) {
-            (Some((&b, rest)), Some(o)) => {
-                *o = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
-
 fn run<R: Read>(rdr: R, b: &ReaderBuilder) -> Vec<String> {
     let mut rdr = b.from_reader(rdr).expect("valid options");
     let mut out = Vec::new();
@@ -164,7 +150,7 @@ pub fn chunked(data: &[u8]) {
     let whole = run(doc, &b);
     for k in [Kernel::scalar(), Kernel::detect()] {
         b.capacity(1).kernel(k);
-        assert_eq!(run(OneByte(doc), &b), whole, "{}", k.name());
+        assert_eq!(run(Chunked::one_byte(doc), &b), whole, "{}", k.name());
     }
 }
 

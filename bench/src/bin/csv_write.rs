@@ -14,42 +14,17 @@
 //! cargo run --release -p swath-bench --bin csv_write -- [ROWS] [--runs N] [--sink-only|--file-only] [--only NAME]
 //! ```
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-struct Counting;
+use swath_lab::{alloc, CountingAlloc};
 
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static ALLOC_BYTES: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards every call to `System` unchanged, only counting.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        ALLOC_BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        ALLOC_BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
+// The lab's counting allocator: the same one the `swath` binary measures
+// its methods with.
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAlloc = CountingAlloc;
 
 /// The row data: fixed pools indexed by row number, so every writer gets
 /// the same rows and making them costs next to nothing.
@@ -196,16 +171,12 @@ struct Sample {
 }
 
 fn measure(f: impl FnOnce() -> io::Result<u64>) -> io::Result<Sample> {
-    let (a0, b0) = (ALLOCS.load(Ordering::Relaxed), ALLOC_BYTES.load(Ordering::Relaxed));
+    let before = alloc::stats();
     let t = Instant::now();
     let bytes = f()?;
     let time = t.elapsed();
-    Ok(Sample {
-        time,
-        bytes,
-        allocs: ALLOCS.load(Ordering::Relaxed) - a0,
-        alloc_bytes: ALLOC_BYTES.load(Ordering::Relaxed) - b0,
-    })
+    let used = alloc::stats().since(&before);
+    Ok(Sample { time, bytes, allocs: used.allocations, alloc_bytes: used.allocated })
 }
 
 fn fnv1a(path: &Path) -> io::Result<u64> {

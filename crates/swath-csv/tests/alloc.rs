@@ -2,40 +2,19 @@
 //! nothing per record, on the borrowed path, the reuse path and the typed
 //! scan alike.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use swath_csv::{OwnedRecord, ReaderBuilder};
-
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards every call to the system allocator unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use swath_testkit::alloc::{self, CountingAlloc};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// This thread's allocations so far. The reader runs on the calling
+/// thread; counting every thread's would also count the test harness's
+/// (its "running for over 60 seconds" notice allocates, and once made this
+/// test fail).
+fn allocations_so_far() -> u64 {
+    alloc::thread_stats().allocations
+}
 
 /// Fixed-width ids: the owned record then never needs a longer buffer for
 /// a later row, so any difference in counts is per-record allocation.
@@ -50,33 +29,33 @@ fn doc(rows: usize) -> Vec<u8> {
 /// Allocations made while reading all of `data` three ways.
 fn allocations(data: &[u8], rows: usize) -> [u64; 3] {
     let mut out = [0; 3];
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = allocations_so_far();
     let mut rdr = ReaderBuilder::new().from_reader(data).unwrap();
     let mut n = 0;
     while let Some(r) = rdr.next_record().unwrap() {
         n += r.len();
     }
-    out[0] = ALLOCS.load(Ordering::Relaxed) - before;
+    out[0] = allocations_so_far() - before;
     assert_eq!(n, rows * 3);
 
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = allocations_so_far();
     let mut rdr = ReaderBuilder::new().from_reader(data).unwrap();
     let mut rec = OwnedRecord::new();
     let mut n = 0;
     while rdr.read_into(&mut rec).unwrap() {
         n += rec.get(1).unwrap().len();
     }
-    out[1] = ALLOCS.load(Ordering::Relaxed) - before;
+    out[1] = allocations_so_far() - before;
     assert_eq!(n, rows * "Smith, \"J\"".len());
 
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = allocations_so_far();
     let mut rdr = ReaderBuilder::new().from_reader(data).unwrap();
     let mut sum = 0u64;
     while let Some(r) = rdr.next_record().unwrap() {
         let (id, name, _): (u64, &str, &[u8]) = r.scan().unwrap();
         sum += id + name.len() as u64;
     }
-    out[2] = ALLOCS.load(Ordering::Relaxed) - before;
+    out[2] = allocations_so_far() - before;
     let rows = rows as u64;
     assert_eq!(sum, rows * (rows - 1) / 2 + rows * 10);
     out
@@ -84,6 +63,7 @@ fn allocations(data: &[u8], rows: usize) -> [u64; 3] {
 
 #[test]
 fn allocations_do_not_depend_on_the_number_of_records() {
+    assert!(alloc::is_installed());
     let small = doc(1_000);
     let large = doc(1_000_000);
     let a = allocations(&small, 1_000);

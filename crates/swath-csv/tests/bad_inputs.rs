@@ -1,17 +1,20 @@
-//! BAD-INPUTS.md section A as data: `testdata/csv/bad_inputs.json` holds
+//! docs/bad-inputs.md section A as data: `testdata/csv/bad_inputs.json` holds
 //! each case's input, options and expected records or errors (kind and
-//! position: byte, line, record). Every case runs through reads of 1, 2,
-//! 3, 5 and 64 bytes and one large read, with every classifier kernel.
+//! position: byte, line, record). Every case runs through every way of
+//! reading (`common/paths.rs`): `next_record`, `read_into`, `records()`,
+//! `into_records()`, `for_each_record` and `from_path`, at reads of 1, 2,
+//! 3, 5, 64 bytes and one large read with every classifier kernel, and the
+//! parallel reader's `for_each_ordered`, `for_each_chunk_ordered`, `fold`,
+//! `count`, `for_each` and `headers` on 1 to 3 threads with chunks of 1 to
+//! 64 bytes. Every failure names its case and path.
 //!
 //! Strings in the table are bytes: `\xHH` stands for the byte 0xHH.
 
 mod common;
 
-use common::table::{builder, byte_opt, bytes, cases};
-use common::Chunked;
+use common::paths::{check_case, path_names, Case, Event};
+use common::table::{byte_opt, bytes, cases};
 use serde_json::Value;
-use swath_csv::classify::Kernel;
-use swath_csv::ErrorKind;
 
 fn fields(v: &Value) -> Vec<Vec<u8>> {
     v.as_array()
@@ -21,85 +24,51 @@ fn fields(v: &Value) -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn kind_name(k: &ErrorKind) -> String {
-    let s = format!("{k:?}");
-    s.split([' ', '(', '{']).next().unwrap().to_string()
-}
-
-fn run_case(case: &Value, chunk: usize, kernel: Kernel) {
-    let id = case["id"].as_str().unwrap();
-    let input = bytes(case["input"].as_str().unwrap());
-    let mut b = builder(&case["opts"]);
-    b.capacity(chunk).kernel(kernel);
-    let ctx = format!("{id} (chunk {chunk}, {})", kernel.name());
-    let built = b.from_reader(Chunked { data: &input, chunk });
-    if case["build_error"].as_bool() == Some(true) {
-        let err = built.err().unwrap_or_else(|| panic!("{ctx}: expected a build error"));
-        assert!(matches!(err.kind(), ErrorKind::Config(_)), "{ctx}: {err}");
-        return;
-    }
-    let mut rdr = built.unwrap();
-    if let Some(h) = case.get("headers") {
-        let got = rdr.headers().unwrap().expect("headers").clone();
-        assert_eq!(got.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), fields(h), "{ctx}: headers");
-    }
-    for (n, want) in case["expect"].as_array().unwrap().iter().enumerate() {
-        let ctx = format!("{ctx}, item {n}");
-        let (want_fields, want_pos) = match want {
-            Value::Array(_) => (Some(fields(want)), None),
-            _ => (want.get("fields").map(fields), want.get("pos")),
-        };
-        match rdr.next_record() {
-            Ok(Some(rec)) => {
-                assert!(want.get("error").is_none(), "{ctx}: expected {want}, got {rec:?}");
-                let got: Vec<Vec<u8>> = rec.iter().map(<[u8]>::to_vec).collect();
-                assert_eq!(Some(got), want_fields, "{ctx}");
-                if let Some(p) = want_pos {
-                    let pos = rec.position();
-                    assert_eq!(
-                        serde_json::json!([pos.byte, pos.line, pos.record]),
-                        *p,
-                        "{ctx}: position"
-                    );
-                }
-            }
-            Ok(None) => panic!("{ctx}: expected {want}, got end of input"),
-            Err(e) => {
-                let kind = want.get("error").and_then(Value::as_str);
-                assert_eq!(Some(kind_name(e.kind()).as_str()), kind, "{ctx}: {e}");
-                let pos = e.position().expect("every error has a position");
-                assert_eq!(
-                    serde_json::json!([pos.byte, pos.line, pos.record]),
-                    want["at"],
-                    "{ctx}: error position of {e}"
-                );
-                if let Some(f) = want_fields {
-                    assert!(e.is_recoverable(), "{ctx}");
-                    let got: Vec<Vec<u8>> = rdr.record().iter().map(<[u8]>::to_vec).collect();
-                    assert_eq!(got, f, "{ctx}: the record after the error");
-                }
-            }
-        }
-    }
-    // Nothing more, unless reading stopped at a fatal error.
-    match rdr.next_record() {
-        Ok(None) => {}
-        Ok(Some(rec)) => panic!("{ctx}: unexpected extra record {rec:?}"),
-        Err(e) => assert!(!e.is_recoverable(), "{ctx}: unexpected extra error {e}"),
-    }
-}
-
 #[test]
-fn every_case_of_bad_inputs_section_a() {
+fn every_case_of_bad_inputs_section_a_on_every_path() {
     let cases = cases();
     assert!(cases.len() > 60);
+    let mut failures = Vec::new();
     for case in &cases {
-        for chunk in [1, 2, 3, 5, 64, 1 << 16] {
-            for k in Kernel::available() {
-                run_case(case, chunk, k);
-            }
+        failures.extend(check_case(&Case::from_json(case)));
+    }
+    for f in failures.iter().take(40) {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty(), "{} failures (the first 40 above)", failures.len());
+}
+
+/// The harness can fail, on every path: a case whose expected error
+/// position is off by one byte is reported by each of them.
+#[test]
+fn a_wrong_expectation_fails_on_every_path() {
+    let cases = cases();
+    let json = cases
+        .iter()
+        .find(|c| c["id"] == "A2.2 bare quote, second record (strict)")
+        .expect("the case is in the table");
+    let mut case = Case::from_json(json);
+    assert!(check_case(&case).is_empty(), "the case itself passes");
+    for e in &mut case.expect {
+        if let Event::Error { at, .. } = e {
+            at[0] += 1;
         }
     }
+    let failures = check_case(&case);
+    for path in path_names() {
+        assert!(
+            failures.iter().any(|f| f.contains(&path)),
+            "no path {path} reported the wrong expectation; failures: {failures:#?}"
+        );
+    }
+    // And a wrong record is caught as well as a wrong error.
+    let mut case = Case::from_json(json);
+    if let Event::Record { fields, .. } = &mut case.expect[0] {
+        fields[0] = b"not x".to_vec();
+    }
+    let failures = check_case(&case);
+    assert!(failures.iter().any(|f| f.contains("[next_record,")), "{failures:#?}");
+    assert!(failures.iter().any(|f| f.contains("[parallel for_each_ordered,")), "{failures:#?}");
 }
 
 #[test]

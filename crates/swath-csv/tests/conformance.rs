@@ -1,5 +1,6 @@
-//! Public conformance suites, read from `../shared/conformance/` beside the
-//! workspace (skipped, with a message, when absent).
+//! Public conformance suites, vendored in `testdata/conformance/` (see its
+//! README for where they come from and their licences). They are part of
+//! the repository, so these tests never skip: a missing suite is a failure.
 //!
 //! csv-spectrum: all 12 cases. `location_coordinates.json` is wrong
 //! upstream: it expects the phone number `1234567890` while the CSV holds
@@ -19,15 +20,11 @@ use std::path::PathBuf;
 
 use swath_csv::{ErrorKind, ReaderBuilder};
 
-fn suite_dir(name: &str) -> Option<PathBuf> {
+fn suite_dir(name: &str) -> PathBuf {
     let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance").join(name);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("SKIPPED: conformance suite {} not found at {}", name, dir.display());
-        None
-    }
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/conformance").join(name);
+    assert!(dir.is_dir(), "conformance suite {name} missing at {}", dir.display());
+    dir
 }
 
 type Rec = Vec<String>;
@@ -48,9 +45,7 @@ fn read_all(input: &[u8], b: &ReaderBuilder) -> Result<Vec<Rec>, String> {
 
 #[test]
 fn csv_spectrum() {
-    let Some(dir) = suite_dir("csv-spectrum") else {
-        return;
-    };
+    let dir = suite_dir("csv-spectrum");
     let mut n = 0;
     for entry in std::fs::read_dir(dir.join("csvs")).unwrap() {
         let path = entry.unwrap().path();
@@ -229,9 +224,7 @@ fn endings(s: &str) -> Vec<(&'static str, String)> {
 
 #[test]
 fn fastcsv_spec() {
-    let Some(dir) = suite_dir("fastcsv-spec") else {
-        return;
-    };
+    let dir = suite_dir("fastcsv-spec");
     let mut deviating = Vec::new();
     let mut runs = 0;
     let mut files: Vec<_> =
@@ -300,9 +293,7 @@ fn fastcsv_spec() {
 
 #[test]
 fn fastcsv_bom_files() {
-    let Some(dir) = suite_dir("fastcsv-spec") else {
-        return;
-    };
+    let dir = suite_dir("fastcsv-spec");
     let want = vec![vec!["foo".to_string(), "üÜß".to_string()], vec!["123".into(), "456".into()]];
     for name in ["utf8_bom", "utf8_nobom"] {
         let input = std::fs::read(dir.join("bom").join(format!("{name}.csv"))).unwrap();

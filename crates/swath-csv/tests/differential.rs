@@ -19,6 +19,7 @@ mod common;
 use common::{collect, Chunked, Outcome};
 use swath_csv::classify::Kernel;
 use swath_csv::ReaderBuilder;
+use swath_testkit::Rng;
 
 #[derive(Clone, Copy, Debug)]
 struct Opts {
@@ -44,24 +45,13 @@ const CONFIGS: &[Opts] = &[
     Opts { quoting: true, double_quote: true, escape: None, comment: Some(b'#'), flexible: true },
 ];
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// A document over a small alphabet heavy in structure.
 fn gen_doc(rng: &mut Rng, max_len: usize, with_cr: bool) -> Vec<u8> {
     const ALPHA: &[u8] = b"aab,,\"\"\n\r#\\ ";
-    let len = (rng.next() % (max_len as u64 + 1)) as usize;
+    let len = (rng.next_u64() % (max_len as u64 + 1)) as usize;
     (0..len)
         .map(|_| loop {
-            let b = ALPHA[(rng.next() % ALPHA.len() as u64) as usize];
+            let b = ALPHA[(rng.next_u64() % ALPHA.len() as u64) as usize];
             if with_cr || b != b'\r' {
                 break b;
             }
@@ -173,7 +163,7 @@ fn check_doc(doc: &[u8], o: &Opts, caps: &[usize], kernels: &[Kernel]) {
 
 #[test]
 fn generated_documents_match_the_csv_crate() {
-    let mut rng = Rng(0x853c49e6748fea9b);
+    let mut rng = Rng::new(0x853c49e6748fea9b);
     let all_caps: Vec<usize> = (1..=64).chain([1 << 16]).collect();
     let kernels = Kernel::available();
     let mut n = 0;
@@ -203,17 +193,17 @@ fn generated_documents_match_the_csv_crate() {
 #[test]
 fn long_fields_cross_many_blocks_and_seams() {
     // Fields longer than a 64-byte block, quoted and not, with escapes.
-    let mut rng = Rng(0x1234567);
+    let mut rng = Rng::new(0x1234567);
     for _ in 0..15 {
         let mut doc = Vec::new();
-        for _ in 0..(rng.next() % 6) {
-            let field_len = (rng.next() % 200) as usize;
-            let quoted = rng.next() % 2 == 0;
+        for _ in 0..(rng.next_u64() % 6) {
+            let field_len = (rng.next_u64() % 200) as usize;
+            let quoted = rng.next_u64() % 2 == 0;
             if quoted {
                 doc.push(b'"');
             }
             for _ in 0..field_len {
-                let r = rng.next() % 20;
+                let r = rng.next_u64() % 20;
                 doc.push(match r {
                     0 if quoted => b'\n',
                     1 if quoted => b',',
@@ -227,7 +217,7 @@ fn long_fields_cross_many_blocks_and_seams() {
             if quoted {
                 doc.push(b'"');
             }
-            doc.push(if rng.next() % 3 == 0 { b'\n' } else { b',' });
+            doc.push(if rng.next_u64() % 3 == 0 { b'\n' } else { b',' });
         }
         let caps: Vec<usize> = (1..=70).step_by(3).chain([4096]).collect();
         check_doc(&doc, &CONFIGS[0], &caps, &Kernel::available());

@@ -3,7 +3,7 @@
 //! chunk sizes down to one byte, on inputs built to break chunked CSV:
 //! many quoted newlines, quotes at every chunk seam, a quote opened in one
 //! chunk and closed several chunks later, `\r\n` split across chunks, a
-//! BOM, empty lines, and every case of BAD-INPUTS.md section A.
+//! BOM, empty lines, and every case of docs/bad-inputs.md section A.
 
 mod common;
 

@@ -2,41 +2,18 @@
 //! allocates per chunk is a small constant (a reader buffer), never a
 //! function of the chunk's records, and never a regrown chunk buffer.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use swath_csv::{ParallelReader, ReaderBuilder};
-
-struct Counting;
-
-static BYTES: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards every call to the system allocator unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        BYTES.fetch_add(new as u64, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use swath_testkit::alloc::{self, CountingAlloc};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// Bytes allocated so far, on every thread (the workers allocate).
+fn bytes_so_far() -> u64 {
+    alloc::stats().bytes
+}
 
 const CHUNK: u64 = 1 << 20;
 
@@ -59,17 +36,18 @@ fn csv_file(chunks: u64) -> std::path::PathBuf {
 
 /// Bytes allocated to count the records of `path` in exact mode.
 fn bytes_to_count(path: &std::path::Path) -> (u64, u64) {
-    let before = BYTES.load(Ordering::Relaxed);
+    let before = bytes_so_far();
     let records = ParallelReader::new(&ReaderBuilder::new(), path)
         .threads(2)
         .chunk_size(CHUNK)
         .count()
         .unwrap();
-    (BYTES.load(Ordering::Relaxed) - before, records)
+    (bytes_so_far() - before, records)
 }
 
 #[test]
 fn allocations_per_chunk_are_a_small_constant() {
+    assert!(alloc::is_installed());
     let small = csv_file(4);
     let large = csv_file(16);
     let (a_small, n_small) = bytes_to_count(&small);

@@ -8,6 +8,7 @@ use std::io::{self, Read};
 
 use common::Chunked;
 use swath_csv::{ErrorKind, OwnedRecord, Position, Reader, ReaderBuilder};
+use swath_testkit::Rng;
 
 #[test]
 fn record_size_limit_minus_one_at_and_plus_one_however_chunked() {
@@ -237,13 +238,8 @@ fn builder_rejects_bad_delimiters_with_a_clear_message() {
 /// pieces: the fast path counts the newlines of quoted fields itself.
 #[test]
 fn record_lines_count_the_newlines_inside_quoted_fields() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move |n: u64| rng.below(n);
     let pieces: [&[u8]; 9] = [
         b"ab",
         b"\"x\ny\"",

@@ -1,46 +1,19 @@
-//! No allocation per record: a counting global allocator (this test file's
-//! own) shows that writing 1,000,000 records allocates exactly as much as
-//! writing 1,000 after construction: nothing.
+//! No allocation per record: a counting global allocator (the test kit's,
+//! counting this thread) shows that writing 1,000,000 records allocates
+//! exactly as much as writing 1,000 after construction: nothing.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io;
 
 use swath_csv::{QuoteStyle, WriterBuilder};
-
-struct Counting;
-
-thread_local! {
-    // Per thread, so the test harness's other threads do not count; const
-    // and without a destructor, so it is safe to touch inside the allocator.
-    static ALLOCS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to `System` unchanged, only counting.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use swath_testkit::alloc::{self, CountingAlloc};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAlloc = CountingAlloc;
 
+/// This thread's allocations so far: the test harness's other threads do
+/// not count.
 fn allocs() -> u64 {
-    ALLOCS.with(Cell::get)
+    alloc::thread_stats().allocations
 }
 
 /// Allocations made while writing `rows` records, after the writer exists.

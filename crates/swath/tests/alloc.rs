@@ -1,34 +1,23 @@
 //! No allocation per line: the allocation count of reading a file does not
 //! depend on how many lines it has.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use swath::{count_source, CountOptions, LineReaderBuilder, Parallel, Source};
-
-struct Counting;
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards to the system allocator, only counting calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use swath_testkit::alloc::{self, CountingAlloc};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// Allocations so far on this thread, where the line reader runs (the test
+/// harness's other threads must not count).
+fn allocations() -> u64 {
+    alloc::thread_stats().allocations
+}
+
+/// Allocations so far on every thread: the counting engine may allocate
+/// on its workers.
+fn allocations_everywhere() -> u64 {
+    alloc::stats().allocations
+}
 
 fn file_of(lines: usize) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("swath-alloc-{}-{lines}", std::process::id()));
@@ -38,7 +27,7 @@ fn file_of(lines: usize) -> std::path::PathBuf {
 }
 
 fn allocations_reading(path: &std::path::Path) -> (u64, u64) {
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = allocations();
     let mut rdr = LineReaderBuilder::new().from_path(path).unwrap();
     let mut n = 0u64;
     rdr.for_each_line(|_| {
@@ -46,11 +35,12 @@ fn allocations_reading(path: &std::path::Path) -> (u64, u64) {
         true
     })
     .unwrap();
-    (ALLOCS.load(Ordering::Relaxed) - before, n)
+    (allocations() - before, n)
 }
 
 #[test]
 fn reading_lines_allocates_a_constant_number_of_times() {
+    assert!(alloc::is_installed());
     let small = file_of(10_000);
     let large = file_of(1_000_000);
     let (a_small, n_small) = allocations_reading(&small);
@@ -65,9 +55,9 @@ fn reading_lines_allocates_a_constant_number_of_times() {
     let opts = CountOptions { parallel: Parallel::new().threads(1), ..Default::default() };
     let count = |p: &std::path::Path| {
         let mut src = Source::open(p).unwrap();
-        let before = ALLOCS.load(Ordering::Relaxed);
+        let before = allocations_everywhere();
         let lines = count_source(&mut src, &opts).unwrap().lines();
-        (ALLOCS.load(Ordering::Relaxed) - before, lines)
+        (allocations_everywhere() - before, lines)
     };
     let (c_small, _) = count(&small);
     let (c_large, lines) = count(&large);

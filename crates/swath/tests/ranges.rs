@@ -9,6 +9,7 @@ use swath::{
     count_lines, count_newlines, count_source, CountOptions, LineFraming, LineReader, Parallel,
     RangeReader, Source,
 };
+use swath_testkit::Rng;
 
 fn tempfile(name: &str, data: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("swath-ranges-{}", std::process::id()));
@@ -20,12 +21,10 @@ fn tempfile(name: &str, data: &[u8]) -> PathBuf {
 
 /// Lines of pseudo-random lengths 0..40, some CRLF, maybe no final newline.
 fn generated(seed: u64, lines: usize, final_newline: bool) -> Vec<u8> {
-    let mut s = seed | 1;
+    let mut rng = Rng::new(seed | 1);
     let mut out = Vec::new();
     for i in 0..lines {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
+        let s = rng.next_u64();
         let len = (s % 40) as usize;
         out.extend((0..len).map(|j| b'a' + ((i + j) % 26) as u8));
         if s % 7 == 0 {

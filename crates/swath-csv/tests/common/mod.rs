@@ -1,28 +1,19 @@
-//! Shared by the integration tests: an input that returns at most `n`
-//! bytes per `read`, and a way to collect everything a reader returns.
+//! Shared by the integration tests: the test kit's small-read input, and
+//! a way to collect everything a reader returns.
 
-#![allow(dead_code)]
+// Each test binary uses a part of this module.
+#![allow(dead_code, unused_imports)]
 
+pub mod paths;
 pub mod table;
 
-use std::io::{self, Read};
+use std::io::Read;
 
 use swath_csv::{ErrorKind, Reader};
 
-/// Returns at most `chunk` bytes per `read`, so every buffer seam runs.
-pub struct Chunked<'a> {
-    pub data: &'a [u8],
-    pub chunk: usize,
-}
-
-impl Read for Chunked<'_> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let n = self.data.len().min(self.chunk).min(out.len());
-        out[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Ok(n)
-    }
-}
+/// Returns at most `chunk` bytes per `read`, so every buffer seam runs
+/// (the test kit's reader).
+pub use swath_testkit::Chunked;
 
 /// One record as read: its fields, and the field-count mismatch reported
 /// with it (expected, got), if any.

@@ -1,4 +1,4 @@
-//! BAD-INPUTS.md section A as data (`testdata/csv/bad_inputs.json`): the
+//! The bad inputs of docs/bad-inputs.md section A as data (`testdata/csv/bad_inputs.json`): the
 //! table's strings and options, shared by the reader's and the parallel
 //! reader's tests.
 

@@ -1,0 +1,25 @@
+//! Test support shared by the swath crates' tests, so that each helper is
+//! written once:
+//!
+//! - [`alloc`]: a counting global allocator ([`CountingAlloc`]), counting
+//!   allocations and bytes for the whole process and for the calling thread.
+//! - [`read`]: a reader that hands out a few bytes per `read` ([`Chunked`]),
+//!   so every buffer seam of a reader runs.
+//! - [`rng`]: a deterministic xorshift generator ([`Rng`]) for generated
+//!   inputs; the same seed gives the same input on every machine.
+//!
+//! Only ever a dev-dependency: nothing a user builds links it. It has no
+//! dependencies of its own, so even the core crate's unit tests can use it.
+//! The lab's `swath_lab::CountingAlloc` is a separate, product-side
+//! allocator (it measures the lab's methods in the `swath` binary); this one
+//! is for tests, and adds the per-thread count they need.
+
+#![deny(missing_docs)]
+
+pub mod alloc;
+pub mod read;
+pub mod rng;
+
+pub use alloc::CountingAlloc;
+pub use read::Chunked;
+pub use rng::Rng;
