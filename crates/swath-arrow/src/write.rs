@@ -62,7 +62,8 @@ impl ParquetOptions {
         WriterProperties::builder()
             .set_compression(c)
             .set_statistics_enabled(stats)
-            .set_max_row_group_size(self.row_group_rows.max(1))
+            .set_max_row_group_row_count(Some(self.row_group_rows.max(1)))
+            .set_max_row_group_bytes(Some(self.row_group_bytes.max(1)))
             .set_created_by(format!("swath {}", env!("CARGO_PKG_VERSION")))
             .build()
     }
@@ -71,7 +72,6 @@ impl ParquetOptions {
 /// Writes batches to a Parquet file, closing row groups by rows or bytes.
 pub struct ParquetSink<W: Write + Send> {
     w: ArrowWriter<W>,
-    max_bytes: usize,
     rows: u64,
 }
 
@@ -89,7 +89,7 @@ impl<W: Write + Send> ParquetSink<W> {
     /// The writer's (an unsupported type).
     pub fn new(out: W, schema: SchemaRef, opts: &ParquetOptions) -> Result<ParquetSink<W>> {
         let w = ArrowWriter::try_new(out, schema, Some(opts.properties()))?;
-        Ok(ParquetSink { w, max_bytes: opts.row_group_bytes.max(1), rows: 0 })
+        Ok(ParquetSink { w, rows: 0 })
     }
 
     /// Write one batch.
@@ -100,9 +100,6 @@ impl<W: Write + Send> ParquetSink<W> {
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.rows += batch.num_rows() as u64;
         self.w.write(batch)?;
-        if self.w.in_progress_size() >= self.max_bytes {
-            self.w.flush()?;
-        }
         Ok(())
     }
 
