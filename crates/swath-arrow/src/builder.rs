@@ -268,7 +268,7 @@ impl ArrowReaderBuilder {
         let len = file.metadata()?.len();
         // Chunks the size of the gaps between places (phase 1 reads every
         // byte once either way; fewer chunks is fewer seams).
-        let chunk = (len / points as u64).max(self.chunk_size.min(1 << 20)).max(1);
+        let chunk = (len / points as u64).max(4096);
         let par = ParallelReader::new(&self.csv, path).threads(self.threads).chunk_size(chunk);
         let starts: Vec<Position> =
             par.record_starts()?.into_iter().filter(|p| p.byte > head_end).collect();

@@ -7,7 +7,7 @@
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Date32Type, Float64Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch};
-use swath_csv::{FromField, ReaderBuilder};
+use swath_csv::ReaderBuilder;
 
 /// One column's values, as the slow path sees them.
 #[derive(Debug, Clone, PartialEq)]
