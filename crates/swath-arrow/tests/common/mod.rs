@@ -83,7 +83,7 @@ pub fn generate(rows: usize, seed: u64, crlf: bool, bom: bool) -> Vec<u8> {
             0 => String::new(),
             1 => format!("2024-01-02T03:04:{:02}Z", r.next() % 60),
             2 => format!("1969-12-31 23:59:59.{:06}+05:30", r.next() % 1_000_000),
-            3 => format!("2038-01-19T03:14:07-08:00"),
+            3 => "2038-01-19T03:14:07-08:00".to_string(),
             _ => format!(
                 "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
                 1970 + r.next() % 80,
@@ -126,9 +126,7 @@ pub fn slow_days(t: &str) -> i32 {
         }
     }
     let ml = [31, if leap(y) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    for mm in 0..(m - 1) as usize {
-        days += ml[mm];
-    }
+    days += ml[..(m - 1) as usize].iter().sum::<i64>();
     (days + d - 1) as i32
 }
 
@@ -159,6 +157,7 @@ pub fn slow_micros(t: &str) -> i64 {
 }
 
 /// The slow reading of a generated file: swath's CSV reader and FromField.
+#[allow(clippy::type_complexity)]
 pub fn slow_read(data: &[u8]) -> Vec<Col> {
     let mut rdr = ReaderBuilder::new().from_reader(data).unwrap();
     let (mut i, mut f, mut b, mut d, mut t, mut s) =
