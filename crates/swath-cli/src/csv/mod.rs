@@ -11,10 +11,13 @@ use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 mod check;
 mod count;
 mod head;
+mod schema;
 mod search;
 mod select;
 mod stats;
+mod to_arrow;
 mod to_json;
+mod to_parquet;
 
 /// Read CSV: count, check, head, select columns, convert to JSON.
 #[derive(Debug, clap::Args)]
@@ -32,6 +35,9 @@ enum Cmd {
     Select(select::Args),
     Search(search::Args),
     Stats(stats::Args),
+    ToParquet(to_parquet::Args),
+    ToArrow(to_arrow::Args),
+    Schema(schema::Args),
 }
 
 /// Run `swath csv`.
@@ -44,6 +50,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Select(a) => select::run(a),
         Cmd::Search(a) => search::run(a),
         Cmd::Stats(a) => stats::run(a),
+        Cmd::ToParquet(a) => to_parquet::run(a),
+        Cmd::ToArrow(a) => to_arrow::run(a),
+        Cmd::Schema(a) => schema::run(a),
     }
 }
 
