@@ -81,9 +81,9 @@ pub use records::ChunkRecords;
 /// the quote-parity plan and the speculative first starts.
 pub(crate) mod for_splits {
     pub(crate) use super::chunk_scan::ScanOpts;
-    pub(crate) use super::validator::CountOpts;
     pub(crate) use super::plan::plan;
     pub(crate) use super::speculate::speculate;
+    pub(crate) use super::validator::CountOpts;
 }
 
 use std::path::{Path, PathBuf};

@@ -8,11 +8,11 @@ use std::path::Path;
 
 use swath::Parallel;
 
-use crate::reader::builder::ReaderBuilder;
 use crate::error::Result;
 use crate::parallel::for_splits::{plan, speculate, CountOpts, ScanOpts};
-use crate::reader::Reader;
+use crate::reader::builder::ReaderBuilder;
 use crate::reader::record::OwnedRecord;
+use crate::reader::Reader;
 
 /// What a split plan needs to know of the reader's settings.
 #[derive(Clone, Copy, Debug)]

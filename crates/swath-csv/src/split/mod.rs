@@ -57,8 +57,8 @@ use std::path::{Path, PathBuf};
 
 use swath::parallel::available_cores;
 
-use crate::reader::builder::ReaderBuilder;
 use crate::error::{Error, Result};
+use crate::reader::builder::ReaderBuilder;
 use crate::reader::record::OwnedRecord;
 use bridge::Top;
 

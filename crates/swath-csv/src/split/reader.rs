@@ -8,10 +8,10 @@ use std::path::Path;
 
 use super::bridge::{self, Top};
 use super::Split;
-use crate::reader::builder::ReaderBuilder;
 use crate::error::{Error, ErrorKind, Position, Result};
-use crate::reader::Reader;
+use crate::reader::builder::ReaderBuilder;
 use crate::reader::record::{OwnedRecord, Record};
+use crate::reader::Reader;
 
 /// The records of one [`Split`], read alone (no other split need be read):
 /// [`next_record`](Self::next_record) returns them in file order with the
