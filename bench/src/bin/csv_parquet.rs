@@ -186,7 +186,7 @@ fn timed(cmd: &Command, time: &Path) -> (f64, u64) {
     let rss = err
         .lines()
         .filter_map(|l| l.strip_prefix("swath-bench-rss "))
-        .last()
+        .next_back()
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0);
     (secs, rss)

@@ -109,10 +109,10 @@ impl Batches {
         let b = arrow.builder(opts, par)?;
         let name = opts.name();
         Ok(if par.parallel_input(opts) {
-            Batches::Parallel(b.build_parallel(opts.path()).with_context(|| format!("{name}"))?)
+            Batches::Parallel(b.build_parallel(opts.path()).with_context(|| name.to_string())?)
         } else {
             Batches::Sequential(Box::new(
-                b.from_path(opts.path()).with_context(|| format!("{name}"))?,
+                b.from_path(opts.path()).with_context(|| name.to_string())?,
             ))
         })
     }
