@@ -438,7 +438,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let failed = report.series.iter().filter(|s| s.failed()).count();
     if failed > 0 {
         eprintln!("swath: {failed} method(s) failed; see the table");
-        return Ok(ExitCode::FAILURE);
+        return Ok(crate::exit::error());
     }
     Ok(ExitCode::SUCCESS)
 }
