@@ -28,6 +28,21 @@ pub const DEFAULT_MAX_CAPACITY: usize = 64 * 1024 * 1024;
 pub const ALIGN: usize = 4096;
 
 /// A reusable, page-aligned, growable-with-a-limit read buffer.
+///
+/// # Examples
+///
+/// ```
+/// use swath::Buffer;
+///
+/// let mut input = &b"hello, world"[..];
+/// let mut buf = Buffer::with_capacity(8);
+/// let n = buf.fill(&mut input)?;      // one read of up to the free room
+/// assert_eq!(buf.data(), &b"hello, w"[..n]);
+/// buf.consume(7);                     // "hello, " is used up
+/// assert_eq!(buf.data(), b"w");
+/// assert_eq!(buf.offset(), 7);        // where data() starts in the input
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Buffer {
     ptr: NonNull<u8>,
     cap: usize,

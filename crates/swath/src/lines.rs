@@ -96,6 +96,21 @@ impl LineReaderBuilder {
 }
 
 /// Reads lines from a source through one reused buffer.
+///
+/// # Examples
+///
+/// ```
+/// use swath::LineReader;
+///
+/// let mut rdr = LineReader::new(&b"one\ntwo\r\nthree"[..]);
+/// let mut lines = Vec::new();
+/// while let Some(line) = rdr.next_line()? {
+///     // Borrowed from the buffer until the next call.
+///     lines.push(String::from_utf8_lossy(line).into_owned());
+/// }
+/// assert_eq!(lines, ["one", "two", "three"]);
+/// # Ok::<(), swath::Error>(())
+/// ```
 pub struct LineReader<R> {
     feed: Feed<R>,
     keep_terminator: bool,

@@ -45,10 +45,14 @@
 //!
 //! # Examples
 //!
-//! ```no_run
+//! ```
 //! use swath_csv::{ParallelReader, ReaderBuilder};
 //!
-//! let mut rdr = ParallelReader::new(&ReaderBuilder::new(), "big.csv");
+//! # let dir = std::env::temp_dir().join(format!("swath-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let path = dir.join("big.csv");
+//! # std::fs::write(&path, "name,score\nada,1.5\n\"b\nc\",2\n")?;
+//! let mut rdr = ParallelReader::new(&ReaderBuilder::new(), &path);
 //! let records = rdr.count()?;
 //! let total: f64 = rdr.fold(
 //!     || 0.0,
@@ -59,8 +63,10 @@
 //!     },
 //!     |a, b| a + b,
 //! )?;
+//! assert_eq!((records, total), (2, 3.5));
 //! println!("{records} records, total {total} ({})", rdr.mode());
-//! # Ok::<(), swath_csv::Error>(())
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod bits;

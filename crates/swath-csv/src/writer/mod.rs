@@ -69,6 +69,19 @@ use encode::{CountMismatch, Encoder};
 
 /// A CSV writer over any `io::Write`. Build one with [`WriterBuilder`], or
 /// [`Writer::from_writer`] / [`Writer::from_path`] for the defaults.
+///
+/// # Examples
+///
+/// ```
+/// use swath_csv::Writer;
+///
+/// let mut wtr = Writer::from_writer(Vec::new());
+/// wtr.write_record(["id", "name"])?;
+/// wtr.write_row((1u64, "Ada, Countess"))?;   // typed row, no allocation
+/// let bytes = wtr.finish().map_err(|e| e.into_error())?;
+/// assert_eq!(bytes, b"id,name\n1,\"Ada, Countess\"\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Writer<W: io::Write> {
     enc: Encoder,
     /// `None` only after `finish` took it.
