@@ -253,6 +253,26 @@ impl ReaderBuilder {
         Ok(Reader::with_config(rdr, self.cfg.clone()))
     }
 
+    /// A reader over `rdr`, whose first byte is the first byte of a record
+    /// at `start` of a larger input (a known record start: from
+    /// [`ParallelReader::record_starts`](crate::ParallelReader::record_starts)
+    /// or a split plan). Positions in records and errors are `start`'s
+    /// coordinates onwards (`start.record` is the record's number; 0 when
+    /// unknown makes numbers relative). No header row is read; the field
+    /// count is learned from the first record read.
+    ///
+    /// # Errors
+    ///
+    /// As [`validate`](Self::validate).
+    pub fn from_reader_at<R: Read>(&self, rdr: R, start: swath::Position) -> Result<Reader<R>> {
+        let mut r = self.from_reader(rdr)?;
+        if start.byte > 0 {
+            let before = start.record.saturating_sub(1);
+            r.resume_at(start.byte, start.line.max(1), before, None, None);
+        }
+        Ok(r)
+    }
+
     /// A reader over an opened [`Source`]: errors name its path, and a file
     /// that ends short of its size at open is an error.
     ///

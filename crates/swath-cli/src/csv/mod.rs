@@ -11,10 +11,13 @@ use swath_csv::{Reader, ReaderBuilder};
 mod check;
 mod count;
 mod head;
+mod schema;
 mod select;
 mod select_parallel;
 mod stats;
+mod to_arrow;
 mod to_json;
+mod to_parquet;
 
 /// Read CSV: count, check, head, select columns, convert to JSON.
 #[derive(Debug, clap::Args)]
@@ -31,6 +34,9 @@ enum Cmd {
     ToJson(to_json::Args),
     Select(select::Args),
     Stats(stats::Args),
+    ToParquet(to_parquet::Args),
+    ToArrow(to_arrow::Args),
+    Schema(schema::Args),
 }
 
 /// Run `swath csv`.
@@ -42,6 +48,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::ToJson(a) => to_json::run(a),
         Cmd::Select(a) => select::run(a),
         Cmd::Stats(a) => stats::run(a),
+        Cmd::ToParquet(a) => to_parquet::run(a),
+        Cmd::ToArrow(a) => to_arrow::run(a),
+        Cmd::Schema(a) => schema::run(a),
     }
 }
 

@@ -279,6 +279,44 @@ impl ParallelReader {
         Ok(total.unwrap_or_else(init))
     }
 
+    /// Exact record starts spread over the file, without reading any
+    /// record: the first record start in each chunk, found by phase 1's
+    /// quote-parity chain (one SIMD pass that counts no record, so
+    /// [`Position::record`](crate::Position) is 0, unknown; byte and line
+    /// are exact). The first is always byte 0 (the top, header row
+    /// included). On a stream, or with a configuration that
+    /// breaks the quote-parity model (an escape or comment byte), only the
+    /// top. For sampling records from the whole file (schema inference).
+    ///
+    /// # Errors
+    ///
+    /// The open error, or an I/O error.
+    pub fn record_starts(&self) -> Result<Vec<crate::Position>> {
+        self.builder.validate()?;
+        let top = vec![crate::Position::new(0, 1, 0)];
+        let src = Source::open(&self.path)?;
+        let (Some(file), Some(len)) = (src.file(), src.len()) else {
+            return Ok(top);
+        };
+        if not_parity_safe(&self.builder).is_some() {
+            return Ok(top);
+        }
+        let mut bom = [0u8; 3];
+        let bom_len = match file.read_at(&mut bom, 0) {
+            Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
+            _ => 0,
+        };
+        let cfg = self.builder.config();
+        let par = Parallel::new().threads(self.threads).chunk_size(self.chunk_size);
+        let opts = ScanOpts {
+            quote: cfg.quoting.then_some(cfg.quote),
+            skip_empty: cfg.skip_empty_lines,
+            starts: false,
+        };
+        let tasks = plan::plan(file, len, bom_len, &par, cfg.kernel, opts)?;
+        Ok(tasks.iter().map(|t| crate::Position::new(t.start, t.line, 0)).collect())
+    }
+
     /// The number of records (the header row not included).
     ///
     /// On a regular file (one thread or many), a validating scan counts

@@ -1,0 +1,90 @@
+//! CSV into Arrow: typed columns from any CSV, exactly, in parallel, with
+//! flat memory; Parquet and Arrow IPC out.
+//!
+//! - [`ArrowReaderBuilder`]: the CSV dialect (a [`swath_csv::ReaderBuilder`]),
+//!   the schema (given whole, per column by name, or inferred:
+//!   [`Infer`]), batch size (default 64Ki rows), projection, null text and
+//!   [`OnError`] policy. It builds:
+//!   - [`ArrowReader`]: sequential; an iterator of batches and an Arrow
+//!     `RecordBatchReader` ([`ArrowReaderBuilder::from_path`],
+//!     [`ArrowReaderBuilder::from_reader`]);
+//!   - [`ArrowReader`] over one byte range of a file, from a known record
+//!     start to the last record that starts before the range's end
+//!     ([`ArrowReaderBuilder::from_range`]), for engines that split files;
+//!   - [`ParallelArrowReader`]: every core, batches in file order, bounded
+//!     in flight ([`ArrowReaderBuilder::build_parallel`]).
+//! - Inference ([`ArrowReaderBuilder::infer_schema`]): Int64, Float64,
+//!   Boolean, Date32, Timestamp (µs; `UTC` when the text has `Z` or an
+//!   offset), else Utf8; from the head and records at exact record starts
+//!   spread over the file, or from every record ([`Infer::Full`]).
+//! - Decoding goes from the reader's borrowed fields straight into Arrow
+//!   builders with swath's own parsers ([`swath_csv::FromField`]): no
+//!   `String` per field, no allocation per record. A field that does not
+//!   fit is an error naming record, line, byte, column, text and type.
+//! - [`ParquetSink`] and [`IpcSink`] write batches out.
+//!
+//! # Examples
+//!
+//! ```
+//! use arrow_array::cast::AsArray;
+//! use arrow_array::types::Int64Type;
+//! use swath_arrow::ArrowReaderBuilder;
+//!
+//! let csv = "id,name\n1,\"Smith, J\"\n2,Lee\n";
+//! let mut b = ArrowReaderBuilder::new();
+//! b.batch_size(1);
+//! let rdr = b.from_reader(csv.as_bytes())?;
+//! let mut ids = Vec::new();
+//! for batch in rdr {
+//!     let batch = batch?;
+//!     ids.extend(batch.column(0).as_primitive::<Int64Type>().values().iter().copied());
+//! }
+//! assert_eq!(ids, [1, 2]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Errors say where:
+//!
+//! ```
+//! use swath_arrow::{ArrowReaderBuilder, ColumnSpec, ColumnType};
+//!
+//! let mut b = ArrowReaderBuilder::new();
+//! b.column_types(vec![ColumnSpec { name: "n".into(), ty: ColumnType::Int64, nullable: true }]);
+//! let mut rdr = b.from_reader(&b"n\n1\nx2\n"[..])?;
+//! let err = rdr.next_batch().unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "record 3 (line 3, byte 4): field 0 (\"n\"): cannot parse \"x2\" as int64: not a 64-bit integer"
+//! );
+//! # Ok::<(), swath_arrow::Error>(())
+//! ```
+
+#![deny(missing_docs)]
+
+mod builder;
+mod decode;
+mod error;
+mod infer;
+mod parallel;
+mod range;
+mod reader;
+pub mod text;
+mod types;
+mod write;
+
+pub use builder::{ArrowReaderBuilder, ColumnReport, InferredSchema, DEFAULT_BATCH_SIZE};
+pub use decode::OnError;
+pub use error::{Error, Result};
+pub use infer::{ColumnGuess, Guesses, Infer};
+pub use parallel::{ParallelArrowReader, ParallelBatches};
+pub use range::FileRange;
+pub use reader::{ArrowReader, StreamInput};
+pub use types::{parse_schema_json, parse_schema_text, ColumnSpec, ColumnType, UTC};
+pub use write::{IpcSink, ParquetCompression, ParquetOptions, ParquetSink};
+
+// Re-exported so that users build schemas and read batches with the same
+// Arrow this crate was built with.
+pub use arrow_array;
+pub use arrow_ipc;
+pub use arrow_schema;
+pub use parquet;

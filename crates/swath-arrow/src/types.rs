@@ -1,0 +1,224 @@
+//! The column types swath decodes, their names in schema text, and the
+//! schema text and JSON forms (`id:int64,ts:timestamptz`).
+
+use std::sync::Arc;
+
+use arrow_schema::{DataType, Field, TimeUnit};
+
+use crate::error::{Error, Result};
+
+/// The time zone of timestamps whose text had `Z` or an offset: values
+/// are stored in UTC.
+pub const UTC: &str = "UTC";
+
+/// A column type swath decodes CSV text into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ColumnType {
+    /// `Int64`, from what `i64`'s [`swath_csv::FromField`] parses.
+    Int64,
+    /// `Float64`, from what `f64`'s [`swath_csv::FromField`] parses.
+    Float64,
+    /// `Boolean`: `true` or `false`.
+    Boolean,
+    /// `Date32`: `YYYY-MM-DD`.
+    Date32,
+    /// `Timestamp(Microsecond, None)`: a timestamp without offset, as
+    /// written.
+    Timestamp,
+    /// `Timestamp(Microsecond, "UTC")`: a timestamp with `Z` or an offset,
+    /// converted to UTC.
+    TimestampTz,
+    /// `Utf8`: any valid UTF-8.
+    Utf8,
+}
+
+impl ColumnType {
+    /// All of them, most specific first (the order inference prefers).
+    pub const ALL: [ColumnType; 7] = [
+        ColumnType::Int64,
+        ColumnType::Float64,
+        ColumnType::Boolean,
+        ColumnType::Date32,
+        ColumnType::Timestamp,
+        ColumnType::TimestampTz,
+        ColumnType::Utf8,
+    ];
+
+    /// The Arrow type.
+    pub fn data_type(self) -> DataType {
+        match self {
+            ColumnType::Int64 => DataType::Int64,
+            ColumnType::Float64 => DataType::Float64,
+            ColumnType::Boolean => DataType::Boolean,
+            ColumnType::Date32 => DataType::Date32,
+            ColumnType::Timestamp => DataType::Timestamp(TimeUnit::Microsecond, None),
+            ColumnType::TimestampTz => {
+                DataType::Timestamp(TimeUnit::Microsecond, Some(Arc::from(UTC)))
+            }
+            ColumnType::Utf8 => DataType::Utf8,
+        }
+    }
+
+    /// The type of an Arrow type, when swath decodes it.
+    pub fn from_data_type(dt: &DataType) -> Option<ColumnType> {
+        Some(match dt {
+            DataType::Int64 => ColumnType::Int64,
+            DataType::Float64 => ColumnType::Float64,
+            DataType::Boolean => ColumnType::Boolean,
+            DataType::Date32 => ColumnType::Date32,
+            DataType::Timestamp(TimeUnit::Microsecond, None) => ColumnType::Timestamp,
+            DataType::Timestamp(TimeUnit::Microsecond, Some(_)) => ColumnType::TimestampTz,
+            DataType::Utf8 => ColumnType::Utf8,
+            _ => return None,
+        })
+    }
+
+    /// The name in schema text (`int64`, `float64`, `boolean`, `date32`,
+    /// `timestamp`, `timestamptz`, `utf8`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ColumnType::Int64 => "int64",
+            ColumnType::Float64 => "float64",
+            ColumnType::Boolean => "boolean",
+            ColumnType::Date32 => "date32",
+            ColumnType::Timestamp => "timestamp",
+            ColumnType::TimestampTz => "timestamptz",
+            ColumnType::Utf8 => "utf8",
+        }
+    }
+
+    /// Parse a type name: the names of [`name`](Self::name) and the usual
+    /// synonyms (`int`, `bigint`, `double`, `bool`, `date`, `string`, ...),
+    /// case-insensitive.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Schema`] naming the accepted names.
+    pub fn parse(name: &str) -> Result<ColumnType> {
+        Ok(match name.trim().to_ascii_lowercase().as_str() {
+            "int64" | "int" | "integer" | "bigint" | "i64" | "long" => ColumnType::Int64,
+            "float64" | "double" | "float" | "f64" | "real" => ColumnType::Float64,
+            "boolean" | "bool" => ColumnType::Boolean,
+            "date32" | "date" => ColumnType::Date32,
+            "timestamp" | "datetime" => ColumnType::Timestamp,
+            "timestamptz" | "timestamp_tz" | "timestamp with time zone" => {
+                ColumnType::TimestampTz
+            }
+            "utf8" | "string" | "str" | "text" | "varchar" => ColumnType::Utf8,
+            other => {
+                return Err(Error::Schema(format!(
+                    "unknown type {other:?} (int64, float64, boolean, date32, timestamp, timestamptz, utf8)"
+                )))
+            }
+        })
+    }
+}
+
+/// One column of a schema given by the user: a name and a type, nullable
+/// unless said otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColumnSpec {
+    /// The column's name (its header).
+    pub name: String,
+    /// Its type.
+    pub ty: ColumnType,
+    /// Whether an empty field (the null text) is allowed.
+    pub nullable: bool,
+}
+
+impl ColumnSpec {
+    /// The Arrow field.
+    pub fn field(&self) -> Field {
+        Field::new(&self.name, self.ty.data_type(), self.nullable)
+    }
+}
+
+/// Parse schema text: `name:type` pairs separated by commas, a `!` after
+/// the type for not null (`id:int64!,ts:timestamptz`).
+///
+/// # Errors
+///
+/// [`Error::Schema`] for a pair without `:` or an unknown type.
+pub fn parse_schema_text(text: &str) -> Result<Vec<ColumnSpec>> {
+    let mut out = Vec::new();
+    for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
+        let (name, ty) = pair
+            .rsplit_once(':')
+            .ok_or_else(|| Error::Schema(format!("{pair:?} is not name:type")))?;
+        let (ty, nullable) = match ty.trim().strip_suffix('!') {
+            Some(t) => (t, false),
+            None => (ty, true),
+        };
+        out.push(ColumnSpec {
+            name: name.trim().to_string(),
+            ty: ColumnType::parse(ty)?,
+            nullable,
+        });
+    }
+    Ok(out)
+}
+
+/// Parse a JSON schema: what `swath csv schema --json` prints (an object
+/// with a `columns` array of `{"name", "type", "nullable"}`; other keys
+/// are ignored), or that array alone.
+///
+/// # Errors
+///
+/// [`Error::Schema`] when the JSON does not parse or has another shape.
+pub fn parse_schema_json(json: &str) -> Result<Vec<ColumnSpec>> {
+    let bad = |m: String| Error::Schema(m);
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| bad(format!("schema JSON: {e}")))?;
+    let cols = match &v {
+        serde_json::Value::Array(a) => a,
+        serde_json::Value::Object(o) => match o.get("columns").or_else(|| o.get("fields")) {
+            Some(serde_json::Value::Array(a)) => a,
+            _ => return Err(bad("schema JSON: no \"columns\" array".into())),
+        },
+        _ => return Err(bad("schema JSON: expected an object or an array".into())),
+    };
+    cols.iter()
+        .map(|c| {
+            let name = c.get("name").and_then(|n| n.as_str());
+            let ty = c.get("type").and_then(|n| n.as_str());
+            let (Some(name), Some(ty)) = (name, ty) else {
+                return Err(bad(format!("schema JSON: column without name or type: {c}")));
+            };
+            let nullable = c.get("nullable").and_then(|n| n.as_bool()).unwrap_or(true);
+            Ok(ColumnSpec { name: name.to_string(), ty: ColumnType::parse(ty)?, nullable })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_text() {
+        let s = parse_schema_text("id:int64!, ts:timestamp,name:string").unwrap();
+        assert_eq!(s[0], ColumnSpec { name: "id".into(), ty: ColumnType::Int64, nullable: false });
+        assert_eq!(s[1].ty, ColumnType::Timestamp);
+        assert_eq!(s[2].ty, ColumnType::Utf8);
+        assert!(parse_schema_text("id").is_err());
+        assert!(parse_schema_text("id:int128").is_err());
+    }
+
+    #[test]
+    fn schema_json() {
+        let j = r#"{"columns":[{"name":"a","type":"int64","nullable":false},{"name":"b","type":"utf8"}]}"#;
+        let s = parse_schema_json(j).unwrap();
+        assert_eq!(s.len(), 2);
+        assert!(!s[0].nullable && s[1].nullable);
+        assert!(parse_schema_json("{}").is_err());
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for t in ColumnType::ALL {
+            assert_eq!(ColumnType::parse(t.name()).unwrap(), t);
+            assert_eq!(ColumnType::from_data_type(&t.data_type()), Some(t));
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Writing batches out: Parquet (row groups, compression, statistics) and
+//! Arrow IPC (file or stream).
+
+use std::io::Write;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+
+use crate::error::Result;
+
+/// Parquet compression.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParquetCompression {
+    /// zstd at level 1 (the default: DuckDB's choice too, and fast).
+    #[default]
+    Zstd,
+    /// Snappy.
+    Snappy,
+    /// None.
+    None,
+}
+
+/// How to write Parquet.
+#[derive(Clone, Debug)]
+pub struct ParquetOptions {
+    /// Compression of every column.
+    pub compression: ParquetCompression,
+    /// A row group ends after this many rows (default 1Mi)...
+    pub row_group_rows: usize,
+    /// ...or once its encoded size reaches this many bytes (default 128 MiB).
+    pub row_group_bytes: usize,
+    /// Statistics (min, max, nulls) per column chunk and page (default on).
+    pub statistics: bool,
+}
+
+impl Default for ParquetOptions {
+    fn default() -> ParquetOptions {
+        ParquetOptions {
+            compression: ParquetCompression::Zstd,
+            row_group_rows: 1 << 20,
+            row_group_bytes: 128 << 20,
+            statistics: true,
+        }
+    }
+}
+
+impl ParquetOptions {
+    /// The writer properties these options make.
+    pub fn properties(&self) -> WriterProperties {
+        let c = match self.compression {
+            ParquetCompression::Zstd => {
+                Compression::ZSTD(ZstdLevel::try_new(1).unwrap_or_default())
+            }
+            ParquetCompression::Snappy => Compression::SNAPPY,
+            ParquetCompression::None => Compression::UNCOMPRESSED,
+        };
+        let stats = if self.statistics { EnabledStatistics::Page } else { EnabledStatistics::None };
+        WriterProperties::builder()
+            .set_compression(c)
+            .set_statistics_enabled(stats)
+            .set_max_row_group_size(self.row_group_rows.max(1))
+            .set_created_by(format!("swath {}", env!("CARGO_PKG_VERSION")))
+            .build()
+    }
+}
+
+/// Writes batches to a Parquet file, closing row groups by rows or bytes.
+pub struct ParquetSink<W: Write + Send> {
+    w: ArrowWriter<W>,
+    max_bytes: usize,
+    rows: u64,
+}
+
+impl<W: Write + Send> std::fmt::Debug for ParquetSink<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetSink").field("rows", &self.rows).finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Send> ParquetSink<W> {
+    /// Start a Parquet file of `schema` on `out`.
+    ///
+    /// # Errors
+    ///
+    /// The writer's (an unsupported type).
+    pub fn new(out: W, schema: SchemaRef, opts: &ParquetOptions) -> Result<ParquetSink<W>> {
+        let w = ArrowWriter::try_new(out, schema, Some(opts.properties()))?;
+        Ok(ParquetSink { w, max_bytes: opts.row_group_bytes.max(1), rows: 0 })
+    }
+
+    /// Write one batch.
+    ///
+    /// # Errors
+    ///
+    /// The writer's, I/O included.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.rows += batch.num_rows() as u64;
+        self.w.write(batch)?;
+        if self.w.in_progress_size() >= self.max_bytes {
+            self.w.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Rows written so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Write the footer and return the output.
+    ///
+    /// # Errors
+    ///
+    /// The writer's, I/O included.
+    pub fn finish(self) -> Result<W> {
+        Ok(self.w.into_inner()?)
+    }
+}
+
+/// Arrow IPC out: the file format (with a footer, seekable readers) or the
+/// stream format (for a pipe).
+pub enum IpcSink<W: Write> {
+    /// `.arrow` files.
+    File(arrow_ipc::writer::FileWriter<W>),
+    /// A stream, e.g. to stdout.
+    Stream(arrow_ipc::writer::StreamWriter<W>),
+}
+
+impl<W: Write> std::fmt::Debug for IpcSink<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            IpcSink::File(_) => "IpcSink::File",
+            IpcSink::Stream(_) => "IpcSink::Stream",
+        })
+    }
+}
+
+impl<W: Write> IpcSink<W> {
+    /// Start an IPC file (`stream` false) or stream of `schema` on `out`.
+    ///
+    /// # Errors
+    ///
+    /// Writing the schema.
+    pub fn new(out: W, schema: &SchemaRef, stream: bool) -> Result<IpcSink<W>> {
+        Ok(if stream {
+            IpcSink::Stream(arrow_ipc::writer::StreamWriter::try_new(out, schema)?)
+        } else {
+            IpcSink::File(arrow_ipc::writer::FileWriter::try_new(out, schema)?)
+        })
+    }
+
+    /// Write one batch.
+    ///
+    /// # Errors
+    ///
+    /// I/O.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        match self {
+            IpcSink::File(w) => w.write(batch)?,
+            IpcSink::Stream(w) => w.write(batch)?,
+        }
+        Ok(())
+    }
+
+    /// Write the end (footer or end-of-stream marker) and return the output.
+    ///
+    /// # Errors
+    ///
+    /// I/O.
+    pub fn finish(self) -> Result<W> {
+        Ok(match self {
+            IpcSink::File(mut w) => {
+                w.finish()?;
+                w.into_inner()?
+            }
+            IpcSink::Stream(mut w) => {
+                w.finish()?;
+                w.into_inner()?
+            }
+        })
+    }
+}

@@ -1,0 +1,234 @@
+//! `swath csv schema`, and the options every Arrow command shares
+//! (`--schema`, `--infer`, `--null`, `--on-error`, `--columns`).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use swath::Source;
+use swath_arrow::arrow_array::RecordBatch;
+use swath_arrow::arrow_schema::SchemaRef;
+use swath_arrow::{
+    ArrowReader, ArrowReaderBuilder, Infer, OnError, ParallelArrowReader, StreamInput,
+};
+
+use super::{CsvOpts, ParOpts};
+
+/// Print the schema the Arrow commands would use: per column its type,
+/// whether it may be null, and how many values decided it (how many were
+/// empty).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    opts: CsvOpts,
+    #[command(flatten)]
+    par: ParOpts,
+    #[command(flatten)]
+    arrow: ArrowOpts,
+    /// Print JSON (the form `--schema FILE` reads back).
+    #[arg(long)]
+    json: bool,
+}
+
+/// How to type the columns, for `to-parquet`, `to-arrow` and `schema`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ArrowOpts {
+    /// Column types, overriding inference per column: `id:int64,ts:timestamptz`
+    /// (a `!` after the type: not null), or a JSON file as `swath csv schema
+    /// --json` prints. Types: int64, float64, boolean, date32, timestamp,
+    /// timestamptz, utf8.
+    #[arg(long, value_name = "SPEC|FILE")]
+    schema: Option<String>,
+    /// How to infer the other columns: `sample` (the head and records at
+    /// exact record starts spread over the file) or `full` (every record
+    /// first; the types are then guaranteed to fit).
+    #[arg(long, default_value = "sample", value_parser = ["sample", "full"])]
+    infer: String,
+    /// The text of a null field.
+    #[arg(long, default_value = "")]
+    null: String,
+    /// A field that does not fit its column's type: `fail` (an error naming
+    /// its record, line, byte and column) or `null` (a null, counted on
+    /// stderr at the end).
+    #[arg(long, default_value = "fail", value_parser = ["fail", "null"])]
+    on_error: String,
+    /// Only these columns, by name, in this order (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    columns: Option<Vec<String>>,
+    /// Rows per Arrow batch.
+    #[arg(long, default_value_t = swath_arrow::DEFAULT_BATCH_SIZE, hide = true)]
+    batch_size: usize,
+}
+
+impl ArrowOpts {
+    /// The Arrow reader builder for these options.
+    pub fn builder(&self, opts: &CsvOpts, par: &ParOpts) -> Result<ArrowReaderBuilder> {
+        let mut b = ArrowReaderBuilder::new();
+        b.csv(opts.builder())
+            .threads(par.threads)
+            .chunk_size(par.chunk_size)
+            .batch_size(self.batch_size)
+            .null_text(self.null.as_bytes().to_vec());
+        if self.infer == "full" {
+            b.infer(Infer::Full);
+        }
+        if self.on_error == "null" {
+            b.on_error(OnError::Null);
+        }
+        if let Some(cols) = &self.columns {
+            b.project_names(cols.clone());
+        }
+        if let Some(spec) = &self.schema {
+            let looks_like_file = spec.ends_with(".json") || Path::new(spec).is_file();
+            let specs = if looks_like_file {
+                let text = std::fs::read_to_string(spec)
+                    .with_context(|| format!("cannot read the schema file {spec}"))?;
+                swath_arrow::parse_schema_json(&text)?
+            } else {
+                swath_arrow::parse_schema_text(spec)?
+            };
+            b.column_types(specs);
+        }
+        Ok(b)
+    }
+}
+
+/// The batches of the input: in parallel from a regular file, else
+/// sequentially (stdin, pipes, compressed input, one thread).
+pub enum Batches {
+    /// Every core.
+    Parallel(ParallelArrowReader),
+    /// One thread.
+    Sequential(Box<ArrowReader<StreamInput<Source>>>),
+}
+
+impl Batches {
+    /// Open the input as these options say.
+    pub fn open(opts: &CsvOpts, par: &ParOpts, arrow: &ArrowOpts) -> Result<Batches> {
+        let b = arrow.builder(opts, par)?;
+        let name = opts.name();
+        Ok(if par.parallel_input(opts) {
+            Batches::Parallel(b.build_parallel(opts.path()).with_context(|| format!("{name}"))?)
+        } else {
+            Batches::Sequential(Box::new(
+                b.from_path(opts.path()).with_context(|| format!("{name}"))?,
+            ))
+        })
+    }
+
+    /// The batches' schema.
+    pub fn schema(&self) -> SchemaRef {
+        match self {
+            Batches::Parallel(p) => p.schema(),
+            Batches::Sequential(s) => s.schema(),
+        }
+    }
+
+    /// Hand every batch to `f` in file order; the number of fields made
+    /// null (`--on-error null`).
+    pub fn run(
+        &mut self,
+        opts: &CsvOpts,
+        par: &ParOpts,
+        mut f: impl FnMut(RecordBatch) -> Result<()>,
+    ) -> Result<u64> {
+        let name = opts.name();
+        // `f`'s own error (a write error) comes back as it was.
+        let mut own: Option<anyhow::Error> = None;
+        let mut call = |b: RecordBatch| -> swath_arrow::Result<()> {
+            f(b).map_err(|e| {
+                own = Some(e);
+                swath_arrow::Error::Schema("stopped".into())
+            })
+        };
+        let res = match self {
+            Batches::Parallel(p) => {
+                let r = p.for_each_batch(&mut call);
+                if par.verbose {
+                    eprintln!("swath: {name}: {}", p.mode());
+                }
+                r.map(|()| p.nulled())
+            }
+            Batches::Sequential(s) => {
+                let mut r = Ok(());
+                loop {
+                    match s.next_batch() {
+                        Ok(Some(b)) => {
+                            if let Err(e) = call(b) {
+                                r = Err(e);
+                                break;
+                            }
+                        }
+                        Ok(None) => break,
+                        Err(e) => {
+                            r = Err(e);
+                            break;
+                        }
+                    }
+                }
+                r.map(|()| s.nulled())
+            }
+        };
+        if let Some(e) = own {
+            return Err(e);
+        }
+        let nulled = res.with_context(|| name.clone())?;
+        if nulled > 0 {
+            eprintln!(
+                "swath: {name}: {nulled} fields did not fit their column's type and were made null"
+            );
+        }
+        Ok(nulled)
+    }
+}
+
+/// Run `swath csv schema`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let b = args.arrow.builder(&args.opts, &args.par)?;
+    let s = b.infer_schema(args.opts.path()).with_context(|| args.opts.name())?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let cols: Vec<serde_json::Value> = s
+            .columns
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "name": c.name,
+                    "type": c.ty.name(),
+                    "nullable": c.nullable,
+                    "given": c.given,
+                    "sampled": c.values,
+                    "empty": c.empty,
+                })
+            })
+            .collect();
+        let v = serde_json::json!({ "columns": cols, "records": s.records, "method": s.method });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if s.columns.is_empty() {
+        bail!("{}: no columns (an empty file)", args.opts.name());
+    }
+    let w = s.columns.iter().map(|c| c.name.len()).max().unwrap_or(4).max(6);
+    writeln!(
+        out,
+        "{:<w$}  {:<11}  {:<8}  {:>10}  {:>10}  from",
+        "column", "type", "nullable", "sampled", "empty"
+    )?;
+    for c in &s.columns {
+        let from = if c.given { "given" } else { "inferred" };
+        let nullable = if c.nullable { "yes" } else { "no" };
+        writeln!(
+            out,
+            "{:<w$}  {:<11}  {:<8}  {:>10}  {:>10}  {from}",
+            c.name,
+            c.ty.name(),
+            nullable,
+            c.values,
+            c.empty
+        )?;
+    }
+    writeln!(out, "({} records: {})", s.records, s.method)?;
+    Ok(ExitCode::SUCCESS)
+}

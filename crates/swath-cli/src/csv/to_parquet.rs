@@ -1,0 +1,66 @@
+//! `swath csv to-parquet`: typed columns into a Parquet file.
+
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use swath_arrow::{ParquetCompression, ParquetOptions, ParquetSink};
+
+use super::schema::{ArrowOpts, Batches};
+use super::{parse_size, CsvOpts, ParOpts};
+use crate::output::Output;
+
+/// Convert to Parquet: typed columns (inferred, or as --schema says),
+/// decoded on every core for a regular file, in file order. The file is
+/// written under a temporary name and renamed into place only when
+/// complete; an error or Ctrl-C leaves no file.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    opts: CsvOpts,
+    #[command(flatten)]
+    par: ParOpts,
+    #[command(flatten)]
+    arrow: ArrowOpts,
+    /// The Parquet file to write (`-`: standard output).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Compression: zstd, snappy or none.
+    #[arg(long, default_value = "zstd", value_parser = ["zstd", "snappy", "none"])]
+    compression: String,
+    /// Rows per row group at most.
+    #[arg(long, default_value_t = 1 << 20)]
+    row_group_rows: usize,
+    /// Encoded bytes per row group at most (suffixes K, M, G).
+    #[arg(long, default_value = "128M", value_parser = parse_size)]
+    row_group_size: usize,
+    /// Leave out the per-column statistics (min, max, null count).
+    #[arg(long)]
+    no_statistics: bool,
+}
+
+/// Run `swath csv to-parquet`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let mut batches = Batches::open(&args.opts, &args.par, &args.arrow)?;
+    let popts = ParquetOptions {
+        compression: match args.compression.as_str() {
+            "snappy" => ParquetCompression::Snappy,
+            "none" => ParquetCompression::None,
+            _ => ParquetCompression::Zstd,
+        },
+        row_group_rows: args.row_group_rows,
+        row_group_bytes: args.row_group_size,
+        statistics: !args.no_statistics,
+    };
+    let cannot_write = || format!("cannot write {}", args.output.display());
+    let out = Output::create(&args.output).with_context(cannot_write)?;
+    let mut sink =
+        ParquetSink::new(BufWriter::with_capacity(1 << 20, out), batches.schema(), &popts)
+            .with_context(cannot_write)?;
+    batches.run(&args.opts, &args.par, |b| sink.write(&b).with_context(cannot_write))?;
+    let out = sink.finish().with_context(cannot_write)?;
+    let out = out.into_inner().map_err(|e| e.into_error()).with_context(cannot_write)?;
+    out.finish().with_context(cannot_write)?;
+    Ok(ExitCode::SUCCESS)
+}
