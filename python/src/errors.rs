@@ -60,7 +60,7 @@ impl Failure {
 pub fn csv_error(py: Python<'_>, err: swath_csv::Error) -> PyErr {
     if let swath_csv::ErrorKind::Io(io) = err.kind() {
         if err.position().is_none() || matches!(io.kind(), swath::ErrorKind::Io(_)) {
-            return os_error(io, err.path(), err.to_string());
+            return os_error(io, err.path(), io.kind().to_string());
         }
     }
     let pos = err.position().or(err.record_position());
@@ -85,7 +85,7 @@ pub fn csv_error(py: Python<'_>, err: swath_csv::Error) -> PyErr {
 
 /// The Python exception for a swath core error (opening, reading, counting).
 pub fn core_error(err: swath::Error) -> PyErr {
-    let msg = err.to_string();
+    let msg = err.kind().to_string();
     os_error(&err, err.path(), msg)
 }
 
@@ -96,10 +96,16 @@ fn os_error(err: &swath::Error, path: Option<&std::path::Path>, msg: String) -> 
     if let swath::ErrorKind::Io(io) = err.kind() {
         if let Some(errno) = io.raw_os_error() {
             let path = path.map(|p| p.display().to_string());
+            // The OS's words, without Rust's " (os error N)": Python
+            // prints the errno itself.
+            let msg = msg.split(" (os error").next().unwrap_or(&msg).to_string();
             return PyOSError::new_err((errno, msg, path));
         }
     }
-    PyOSError::new_err(msg)
+    match path {
+        Some(p) => PyOSError::new_err(format!("{}: {msg}", p.display())),
+        None => PyOSError::new_err(msg),
+    }
 }
 
 /// Register the exception types on the module.

@@ -10,6 +10,9 @@ mod counts;
 mod dialect;
 mod errors;
 mod interrupt;
+mod options;
+mod read;
+mod stream;
 
 use pyo3::prelude::*;
 
@@ -21,7 +24,10 @@ fn _swath(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(counts::csv_count, m)?)?;
     m.add_function(wrap_pyfunction!(counts::csv_check, m)?)?;
     m.add_class::<counts::CheckResult>()?;
+    m.add_function(wrap_pyfunction!(read::scan_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(read::_read_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(read::csv_to_parquet, m)?)?;
+    m.add_class::<stream::CsvReader>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
-
