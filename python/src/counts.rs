@@ -29,7 +29,8 @@ const CANCEL_EVERY: u64 = 4096;
 pub fn count_lines(py: Python<'_>, path: PathBuf, threads: usize) -> PyResult<u64> {
     interrupt::run(py, move |_| {
         let mut src = Source::open(&path)?;
-        let opts = CountOptions { parallel: Parallel::new().threads(threads), ..CountOptions::default() };
+        let opts =
+            CountOptions { parallel: Parallel::new().threads(threads), ..CountOptions::default() };
         Ok(count_source(&mut src, &opts)?.lines())
     })
 }

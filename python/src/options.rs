@@ -215,4 +215,3 @@ fn import_schema(s: &Bound<'_, PyAny>) -> PyResult<Schema> {
     let ffi = unsafe { ptr.cast::<FFI_ArrowSchema>().as_ref() };
     Schema::try_from(ffi).map_err(|e| PyValueError::new_err(format!("schema: {e}")))
 }
-

@@ -194,7 +194,8 @@ impl BatchHolder {
         let _ = requested_schema;
         let b = self.0.take().ok_or_else(|| PyValueError::new_err("batch exported already"))?;
         let data = StructArray::from(b).into_data();
-        let (array, schema) = to_ffi(&data).map_err(|e| Failure::Other(e.to_string()).into_py(py))?;
+        let (array, schema) =
+            to_ffi(&data).map_err(|e| Failure::Other(e.to_string()).into_py(py))?;
         Ok((
             PyCapsule::new_with_value(py, schema, c"arrow_schema")?,
             PyCapsule::new_with_value(py, array, c"arrow_array")?,
