@@ -1,0 +1,95 @@
+"""swath: read very large CSV files fast and exactly, with flat memory.
+
+Typed CSV goes out as Arrow data through the Arrow PyCapsule interface
+(``__arrow_c_stream__``), which pyarrow, Polars, pandas (through pyarrow)
+and DuckDB take without a copy::
+
+    import swath, polars as pl, pyarrow as pa, duckdb
+
+    table = swath.read_csv("big.csv")                  # pyarrow.Table
+    df = pl.from_arrow(swath.scan_csv("big.csv"))      # Polars, streamed in
+    r = swath.scan_csv("big.csv", columns=["id", "score"])
+    duckdb.sql("select avg(score) from r")             # DuckDB scans the stream
+
+    swath.count_lines("big.log")                       # like `swath count`
+    swath.csv_count("big.csv")                         # records, exact
+    swath.csv_check("big.csv").errors                  # CsvError per problem
+
+The CSV options are keyword arguments named as the CLI's: ``delimiter``,
+``quote``, ``escape``, ``comment``, ``no_headers``, ``flexible``,
+``lenient``, ``max_record_size``. Every function releases the GIL while
+it works, and Ctrl-C interrupts it. A CSV problem raises
+:class:`CsvError`, whose ``.record``, ``.line``, ``.byte`` and ``.path``
+say where, as ``swath csv check`` prints it.
+"""
+
+from ._swath import (  # noqa: F401
+    CheckResult,
+    CsvError,
+    CsvReader,
+    __version__,
+    _read_csv,
+    count_lines,
+    csv_check,
+    csv_count,
+    csv_to_parquet,
+    scan_csv,
+)
+
+__all__ = [
+    "CheckResult",
+    "CsvError",
+    "CsvReader",
+    "count_lines",
+    "csv_check",
+    "csv_count",
+    "csv_to_parquet",
+    "read_csv",
+    "scan_csv",
+]
+
+
+def read_csv(
+    path,
+    columns=None,
+    schema=None,
+    threads=0,
+    null="",
+    on_error="fail",
+    infer="sample",
+    batch_size=65536,
+    **dialect,
+):
+    """Read a whole CSV file into a ``pyarrow.Table`` (needs pyarrow).
+
+    Decoded on every core (``threads=0``), exact with newlines inside
+    quotes; the table's buffers are the ones swath filled (no copy).
+
+    ``columns``: names or 0-based indices to keep, in that order.
+    ``schema``: a ``pyarrow.Schema`` for the whole file, a dict of column
+    name to type name (``int64``, ``float64``, ``bool``, ``date32``,
+    ``timestamp``, ``timestamptz``, ``utf8``; the others inferred), or the
+    CLI's text (``"id:int64!,when:timestamptz"``, ``!`` = not null).
+    Otherwise types are inferred from records spread over the whole file.
+    ``null``: the text of a null (default: the empty field).
+    ``on_error``: ``"fail"`` raises CsvError at a field that does not fit
+    its type; ``"null"`` makes it null. ``**dialect``: delimiter, quote,
+    escape, comment, no_headers, flexible, lenient, max_record_size.
+
+    Raises CsvError (with ``.record``, ``.line``, ``.byte``, ``.path``) at
+    the first problem, OSError when the file cannot be read.
+    """
+    import pyarrow
+
+    rdr = _read_csv(
+        path,
+        columns=columns,
+        schema=schema,
+        threads=threads,
+        null=null,
+        on_error=on_error,
+        infer=infer,
+        batch_size=batch_size,
+        **dialect,
+    )
+    return pyarrow.RecordBatchReader.from_stream(rdr).read_all()

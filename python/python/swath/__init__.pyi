@@ -1,0 +1,37 @@
+from typing import Any, Literal, Optional, Union
+
+from ._swath import (
+    CheckResult as CheckResult,
+    Columns,
+    CsvError as CsvError,
+    CsvReader as CsvReader,
+    SchemaArg,
+    StrPath,
+    __version__ as __version__,
+    count_lines as count_lines,
+    csv_check as csv_check,
+    csv_count as csv_count,
+    csv_to_parquet as csv_to_parquet,
+    scan_csv as scan_csv,
+)
+
+def read_csv(
+    path: StrPath,
+    columns: Columns = None,
+    schema: SchemaArg = None,
+    threads: int = 0,
+    null: str = "",
+    on_error: Literal["fail", "null"] = "fail",
+    infer: Literal["sample", "full"] = "sample",
+    batch_size: int = 65536,
+    *,
+    delimiter: str = ",",
+    quote: str = '"',
+    escape: Optional[str] = None,
+    comment: Optional[str] = None,
+    no_headers: bool = False,
+    flexible: bool = False,
+    lenient: bool = False,
+    max_record_size: Union[int, str] = "64M",
+) -> Any:
+    """A ``pyarrow.Table``."""

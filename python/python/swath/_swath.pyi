@@ -1,0 +1,122 @@
+"""Type stubs of swath's native module (the public names are re-exported by
+``swath``)."""
+
+from os import PathLike
+from typing import Any, Iterator, Literal, Mapping, Optional, Sequence, Union
+
+StrPath = Union[str, "PathLike[str]"]
+Columns = Union[Sequence[str], Sequence[int], None]
+# A pyarrow.Schema (or anything with __arrow_c_schema__), a dict of column
+# name to type name, or the CLI's text ("id:int64!,when:timestamptz").
+SchemaArg = Union[Any, Mapping[str, str], str, None]
+
+__version__: str
+
+class CsvError(ValueError):
+    """A CSV problem at a known place, as ``swath csv check`` prints it."""
+
+    record: Optional[int]
+    """1-based record number (the header row is record 1)."""
+    line: Optional[int]
+    """1-based line number."""
+    byte: Optional[int]
+    """0-based byte offset of the offending byte."""
+    path: Optional[str]
+    column: Optional[int]
+    """0-based field index, when one field is at fault."""
+
+class CheckResult:
+    """What :func:`csv_check` found."""
+
+    records: int
+    problems: int
+    errors: list[CsvError]
+    @property
+    def ok(self) -> bool: ...
+
+class CsvReader:
+    """A stream of Arrow record batches; consumed once."""
+
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+    @property
+    def schema(self) -> Any:
+        """The schema as a ``pyarrow.Schema``."""
+    @property
+    def columns(self) -> list[str]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __next__(self) -> Any:
+        """The next ``pyarrow.RecordBatch``."""
+    def close(self) -> None: ...
+    def __enter__(self) -> "CsvReader": ...
+    def __exit__(self, *args: object) -> None: ...
+    def _exported_addresses(self) -> list[int]: ...
+
+def count_lines(path: StrPath, threads: int = 0) -> int: ...
+def csv_count(
+    path: StrPath,
+    threads: int = 0,
+    *,
+    delimiter: str = ",",
+    quote: str = '"',
+    escape: Optional[str] = None,
+    comment: Optional[str] = None,
+    no_headers: bool = False,
+    flexible: bool = False,
+    lenient: bool = False,
+    max_record_size: Union[int, str] = "64M",
+) -> int: ...
+def csv_check(
+    path: StrPath,
+    limit: int = 100,
+    threads: int = 0,
+    *,
+    delimiter: str = ",",
+    quote: str = '"',
+    escape: Optional[str] = None,
+    comment: Optional[str] = None,
+    no_headers: bool = False,
+    flexible: bool = False,
+    lenient: bool = False,
+    max_record_size: Union[int, str] = "64M",
+) -> CheckResult: ...
+def scan_csv(
+    path: StrPath,
+    columns: Columns = None,
+    schema: SchemaArg = None,
+    threads: int = 0,
+    null: str = "",
+    on_error: Literal["fail", "null"] = "fail",
+    infer: Literal["sample", "full"] = "sample",
+    batch_size: int = 65536,
+    *,
+    delimiter: str = ",",
+    quote: str = '"',
+    escape: Optional[str] = None,
+    comment: Optional[str] = None,
+    no_headers: bool = False,
+    flexible: bool = False,
+    lenient: bool = False,
+    max_record_size: Union[int, str] = "64M",
+) -> CsvReader: ...
+def _read_csv(path: StrPath, **kwargs: Any) -> CsvReader: ...
+def csv_to_parquet(
+    src: StrPath,
+    dst: StrPath,
+    columns: Columns = None,
+    schema: SchemaArg = None,
+    threads: int = 0,
+    null: str = "",
+    on_error: Literal["fail", "null"] = "fail",
+    infer: Literal["sample", "full"] = "sample",
+    compression: Literal["zstd", "snappy", "none"] = "zstd",
+    row_group_rows: int = 1048576,
+    *,
+    delimiter: str = ",",
+    quote: str = '"',
+    escape: Optional[str] = None,
+    comment: Optional[str] = None,
+    no_headers: bool = False,
+    flexible: bool = False,
+    lenient: bool = False,
+    max_record_size: Union[int, str] = "64M",
+) -> int: ...

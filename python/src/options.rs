@@ -1,0 +1,217 @@
+//! The reading options of `read_csv`, `scan_csv` and `csv_to_parquet`
+//! (columns, schema, threads, null, on_error, infer), named as the CLI's
+//! `--columns`, `--schema`, `--threads`, `--null`, `--on-error`,
+//! `--infer`, and the reader they open.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::ffi::FFI_ArrowSchema;
+use arrow_schema::{Schema, SchemaRef};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyCapsule, PyCapsuleMethods, PyDict};
+use swath_arrow::{ArrowReaderBuilder, ColumnSpec, ColumnType, Infer, OnError};
+
+use crate::dialect::Dialect;
+use crate::errors::Failure;
+use crate::interrupt::Cancel;
+
+/// Batches handed out, from any thread.
+pub type Batches = Box<dyn RecordBatchReader + Send>;
+
+/// Everything needed to open a file as Arrow batches, read from Python
+/// arguments while the GIL is held, used on a worker thread.
+#[derive(Clone, Debug)]
+pub struct ReadOptions {
+    builder: ArrowReaderBuilder,
+    threads: usize,
+}
+
+/// The `columns=` argument: names or 0-based indices.
+#[derive(FromPyObject)]
+pub enum Columns {
+    /// By name, in this order.
+    Names(Vec<String>),
+    /// By position in the file, in this order.
+    Indices(Vec<usize>),
+}
+
+impl ReadOptions {
+    /// Read the options; `schema` may be a pyarrow.Schema (anything with
+    /// `__arrow_c_schema__`: the whole file's schema), a dict of column
+    /// name to type name (the others inferred), or the CLI's text
+    /// (`"id:int64!,ts:timestamptz"`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        columns: Option<Columns>,
+        schema: Option<&Bound<'_, PyAny>>,
+        threads: usize,
+        null: &str,
+        on_error: &str,
+        infer: &str,
+        batch_size: usize,
+        dialect: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<ReadOptions> {
+        let mut b = ArrowReaderBuilder::new();
+        b.csv(Dialect::from_kwargs(dialect)?.builder())
+            .threads(threads)
+            .batch_size(batch_size)
+            .null_text(null.as_bytes().to_vec());
+        match on_error {
+            "fail" => {}
+            "null" => {
+                b.on_error(OnError::Null);
+            }
+            _ => return Err(PyValueError::new_err("on_error must be \"fail\" or \"null\"")),
+        }
+        match infer {
+            "sample" => {}
+            "full" => {
+                b.infer(Infer::Full);
+            }
+            _ => return Err(PyValueError::new_err("infer must be \"sample\" or \"full\"")),
+        }
+        match columns {
+            None => {}
+            Some(Columns::Names(n)) => {
+                b.project_names(n);
+            }
+            Some(Columns::Indices(i)) => {
+                b.projection(i);
+            }
+        }
+        if let Some(s) = schema {
+            set_schema(&mut b, s)?;
+        }
+        Ok(ReadOptions { builder: b, threads })
+    }
+
+    /// Open `path`: in parallel for a regular file (unless `threads=1`),
+    /// else sequentially (stdin `-`, pipes, gzip, zstd). The schema is
+    /// inferred here unless given.
+    pub fn open(&self, path: &Path) -> Result<Opened, Failure> {
+        let regular = self.threads != 1 && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+        if regular {
+            let rdr = self.builder.build_parallel(path).map_err(arrow_failure)?;
+            Ok(Opened::Parallel(rdr))
+        } else {
+            let rdr = self.builder.from_path(path).map_err(arrow_failure)?;
+            Ok(Opened::Sequential(Box::new(rdr)))
+        }
+    }
+}
+
+/// A file opened for batches.
+pub enum Opened {
+    /// Decoded on every core, batches in file order.
+    Parallel(swath_arrow::ParallelArrowReader),
+    /// Decoded on one thread.
+    Sequential(Box<swath_arrow::ArrowReader<swath_arrow::StreamInput<swath::Source>>>),
+}
+
+impl Opened {
+    /// The batches' schema.
+    pub fn schema(&self) -> SchemaRef {
+        match self {
+            Opened::Parallel(r) => r.schema(),
+            Opened::Sequential(r) => r.schema(),
+        }
+    }
+
+    /// As a reader of batches that decodes ahead on its own thread(s).
+    pub fn into_batches(self) -> Batches {
+        match self {
+            Opened::Parallel(r) => Box::new(r.into_batches()),
+            Opened::Sequential(r) => r,
+        }
+    }
+
+    /// Call `f` with every batch in file order, stopping when `cancel` is
+    /// set (the caller pressed Ctrl-C).
+    pub fn for_each(
+        self,
+        cancel: &Cancel,
+        mut f: impl FnMut(RecordBatch) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
+        let mut own: Option<Failure> = None;
+        let mut call = |b: RecordBatch| -> swath_arrow::Result<()> {
+            let res = if cancel.is_set() { Err(Failure::Cancelled) } else { f(b) };
+            res.map_err(|e| {
+                own = Some(e);
+                swath_arrow::Error::Schema("stopped".into())
+            })
+        };
+        let res = match self {
+            Opened::Parallel(mut r) => r.for_each_batch(&mut call),
+            Opened::Sequential(mut r) => loop {
+                match r.next_batch() {
+                    Ok(Some(b)) => {
+                        if let Err(e) = call(b) {
+                            break Err(e);
+                        }
+                    }
+                    Ok(None) => break Ok(()),
+                    Err(e) => break Err(e),
+                }
+            },
+        };
+        if let Some(e) = own {
+            return Err(e);
+        }
+        res.map_err(arrow_failure)
+    }
+}
+
+/// A swath-arrow error as a [`Failure`]: CSV problems keep their position.
+pub fn arrow_failure(e: swath_arrow::Error) -> Failure {
+    match e {
+        swath_arrow::Error::Csv(e) => Failure::Csv(e),
+        swath_arrow::Error::Schema(m) => Failure::Value(format!("schema: {m}")),
+        e => Failure::Other(e.to_string()),
+    }
+}
+
+/// `schema=`: see [`ReadOptions::new`].
+fn set_schema(b: &mut ArrowReaderBuilder, s: &Bound<'_, PyAny>) -> PyResult<()> {
+    if let Ok(text) = s.extract::<String>() {
+        let specs = swath_arrow::parse_schema_text(&text)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        b.column_types(specs);
+        return Ok(());
+    }
+    if let Ok(d) = s.cast::<PyDict>() {
+        let mut specs = Vec::new();
+        for (k, v) in d.iter() {
+            let name: String = k.extract()?;
+            let ty: String = v.extract().map_err(|_| {
+                PyTypeError::new_err(format!("schema: the type of {name:?} must be a str"))
+            })?;
+            let ty = ColumnType::parse(&ty).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            specs.push(ColumnSpec { name, ty, nullable: true });
+        }
+        b.column_types(specs);
+        return Ok(());
+    }
+    if s.hasattr("__arrow_c_schema__")? {
+        b.schema(Arc::new(import_schema(s)?));
+        return Ok(());
+    }
+    Err(PyTypeError::new_err(
+        "schema must be a pyarrow.Schema (or any object with __arrow_c_schema__), \
+         a dict of column name to type name, or a str like \"id:int64,name:utf8\"",
+    ))
+}
+
+/// A schema through the Arrow PyCapsule interface.
+fn import_schema(s: &Bound<'_, PyAny>) -> PyResult<Schema> {
+    let capsule = s.call_method0("__arrow_c_schema__")?;
+    let capsule = capsule.cast::<PyCapsule>()?;
+    let ptr = capsule.pointer_checked(Some(c"arrow_schema"))?;
+    // SAFETY: a capsule named "arrow_schema" holds an ArrowSchema (the
+    // PyCapsule interface), alive as long as the capsule, which we hold.
+    // We only read it; its producer keeps ownership.
+    let ffi = unsafe { ptr.cast::<FFI_ArrowSchema>().as_ref() };
+    Schema::try_from(ffi).map_err(|e| PyValueError::new_err(format!("schema: {e}")))
+}

@@ -1,0 +1,180 @@
+//! `scan_csv`, `read_csv` and `csv_to_parquet`: CSV into typed Arrow
+//! batches (swath-arrow), out to Python or to a Parquet file.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatchIterator;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use swath_arrow::{ParquetCompression, ParquetOptions, ParquetSink, DEFAULT_BATCH_SIZE};
+
+use crate::errors::Failure;
+use crate::interrupt;
+use crate::options::{arrow_failure, Columns, ReadOptions};
+use crate::stream::CsvReader;
+
+/// scan_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=65536, **dialect)
+/// --
+///
+/// Open a CSV file as a stream of Arrow record batches (a CsvReader),
+/// decoded ahead on every core for a regular file, with a bounded number
+/// of batches in flight. The schema is inferred now (from records spread
+/// over the whole file) unless given.
+#[pyfunction]
+#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, **dialect))]
+#[allow(clippy::too_many_arguments)]
+pub fn scan_csv(
+    py: Python<'_>,
+    path: PathBuf,
+    columns: Option<Columns>,
+    schema: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+    null: &str,
+    on_error: &str,
+    infer: &str,
+    batch_size: usize,
+    dialect: Option<&Bound<'_, PyDict>>,
+) -> PyResult<CsvReader> {
+    let opts =
+        ReadOptions::new(columns, schema, threads, null, on_error, infer, batch_size, dialect)?;
+    let (schema, batches) = interrupt::run(py, move |_| {
+        let opened = opts.open(&path)?;
+        Ok((opened.schema(), opened.into_batches()))
+    })?;
+    Ok(CsvReader::new(schema, batches))
+}
+
+/// _read_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=65536, **dialect)
+/// --
+///
+/// Read a whole CSV file into batches held in memory (every core), and
+/// hand them out as a CsvReader; `swath.read_csv` makes it a
+/// pyarrow.Table without a copy.
+#[pyfunction]
+#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, **dialect))]
+#[allow(clippy::too_many_arguments)]
+pub fn _read_csv(
+    py: Python<'_>,
+    path: PathBuf,
+    columns: Option<Columns>,
+    schema: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+    null: &str,
+    on_error: &str,
+    infer: &str,
+    batch_size: usize,
+    dialect: Option<&Bound<'_, PyDict>>,
+) -> PyResult<CsvReader> {
+    let opts =
+        ReadOptions::new(columns, schema, threads, null, on_error, infer, batch_size, dialect)?;
+    let (schema, batches) = interrupt::run(py, move |cancel| {
+        let opened = opts.open(&path)?;
+        let schema = opened.schema();
+        let mut batches = Vec::new();
+        opened.for_each(cancel, |b| {
+            batches.push(b);
+            Ok(())
+        })?;
+        Ok((schema, batches))
+    })?;
+    let it = RecordBatchIterator::new(batches.into_iter().map(Ok), schema.clone());
+    Ok(CsvReader::new(schema, Box::new(it)))
+}
+
+/// csv_to_parquet(src, dst, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", compression="zstd", row_group_rows=1048576, **dialect)
+/// --
+///
+/// Convert a CSV file to Parquet with typed columns, decoded on every
+/// core, in file order, with flat memory. The file is written under a
+/// temporary name beside `dst` and renamed into place only when complete:
+/// an error or Ctrl-C leaves no file. Returns the number of rows written.
+#[pyfunction]
+#[pyo3(signature = (src, dst, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", compression = "zstd", row_group_rows = 1 << 20, **dialect))]
+#[allow(clippy::too_many_arguments)]
+pub fn csv_to_parquet(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    columns: Option<Columns>,
+    schema: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+    null: &str,
+    on_error: &str,
+    infer: &str,
+    compression: &str,
+    row_group_rows: usize,
+    dialect: Option<&Bound<'_, PyDict>>,
+) -> PyResult<u64> {
+    let opts = ReadOptions::new(
+        columns,
+        schema,
+        threads,
+        null,
+        on_error,
+        infer,
+        DEFAULT_BATCH_SIZE,
+        dialect,
+    )?;
+    let compression = match compression {
+        "zstd" => ParquetCompression::Zstd,
+        "snappy" => ParquetCompression::Snappy,
+        "none" => ParquetCompression::None,
+        _ => {
+            return Err(PyValueError::new_err(
+                "compression must be \"zstd\", \"snappy\" or \"none\"",
+            ))
+        }
+    };
+    let popts =
+        ParquetOptions { compression, row_group_rows: row_group_rows.max(1), ..Default::default() };
+    interrupt::run(py, move |cancel| {
+        let tmp = temporary_beside(&dst);
+        let res = write_parquet(&opts, &src, &tmp, &popts, cancel);
+        match res {
+            Ok(rows) => {
+                std::fs::rename(&tmp, &dst).map_err(|e| write_failure(&dst, e))?;
+                Ok(rows)
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(e)
+            }
+        }
+    })
+}
+
+fn write_parquet(
+    opts: &ReadOptions,
+    src: &Path,
+    tmp: &Path,
+    popts: &ParquetOptions,
+    cancel: &interrupt::Cancel,
+) -> Result<u64, Failure> {
+    let opened = opts.open(src)?;
+    let file = File::create(tmp).map_err(|e| write_failure(tmp, e))?;
+    let out = BufWriter::with_capacity(1 << 20, file);
+    let mut sink = ParquetSink::new(out, opened.schema(), popts).map_err(arrow_failure)?;
+    opened.for_each(cancel, |b| sink.write(&b).map_err(arrow_failure))?;
+    let rows = sink.rows();
+    let out = sink.finish().map_err(arrow_failure)?;
+    let file = out.into_inner().map_err(|e| write_failure(tmp, e.into_error()))?;
+    file.sync_all().map_err(|e| write_failure(tmp, e))?;
+    Ok(rows)
+}
+
+/// `dir/.name.PID.swath-partial`: same directory, so the rename is atomic.
+fn temporary_beside(dst: &Path) -> PathBuf {
+    let name = dst.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = format!(".{name}.{}.swath-partial", std::process::id());
+    match dst.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(tmp),
+        _ => PathBuf::from(tmp),
+    }
+}
+
+fn write_failure(path: &Path, e: std::io::Error) -> Failure {
+    Failure::Core(swath::Error::from(e).with_path(path))
+}
