@@ -194,7 +194,9 @@ impl ArrowReaderBuilder {
     ///
     /// # Errors
     ///
-    /// The open error, an error in the header row, a bad schema.
+    /// The open error, an error in the header row, the first record
+    /// error (with its position) among the head's sampled records, a bad
+    /// schema.
     pub fn infer_schema(&self, path: impl AsRef<Path>) -> Result<InferredSchema> {
         let path = path.as_ref();
         let src = Source::open(path)?;
@@ -238,9 +240,10 @@ impl ArrowReaderBuilder {
                             head_end = rec.position().byte;
                         }
                         Ok(None) => break,
-                        // The decode meets it again, with its position.
-                        Err(e) if e.is_recoverable() => {}
-                        Err(_) => break,
+                        // The decode would meet it again, but `csv schema`
+                        // does not decode: a schema from the records
+                        // around a broken one would hide a broken file.
+                        Err(e) => return Err(e.into()),
                     }
                 }
                 let used = self.sample_spread(path, head_end, points, per_point, &mut g)?;

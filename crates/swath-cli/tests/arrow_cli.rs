@@ -498,3 +498,17 @@ fn peer_readers_agree_with_swath() {
         assert_eq!(sums, want, "{name}: per-column checksums");
     }
 }
+
+#[test]
+fn schema_of_a_broken_file_is_an_error_with_its_position_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = file(&dir, "bad.csv", b"a,b\n1,2\n1,\"x\n");
+    let a = swath().args(["csv", "schema"]).arg(&input).assert().code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains("record 3 (line 3, byte 10): quoted field not closed before end of input"),
+        "{err}"
+    );
+    let path = input.display().to_string();
+    assert_eq!(err.matches(&path).count(), 1, "the path once: {err}");
+}

@@ -107,13 +107,11 @@ impl Batches {
     /// Open the input as these options say.
     pub fn open(opts: &CsvOpts, par: &ParOpts, arrow: &ArrowOpts) -> Result<Batches> {
         let b = arrow.builder(opts, par)?;
-        let name = opts.name();
+        // swath-arrow's errors name the path already.
         Ok(if par.parallel_input(opts) {
-            Batches::Parallel(b.build_parallel(opts.path()).with_context(|| name.to_string())?)
+            Batches::Parallel(b.build_parallel(opts.path())?)
         } else {
-            Batches::Sequential(Box::new(
-                b.from_path(opts.path()).with_context(|| name.to_string())?,
-            ))
+            Batches::Sequential(Box::new(b.from_path(opts.path())?))
         })
     }
 
@@ -186,7 +184,7 @@ impl Batches {
 /// Run `swath csv schema`.
 pub fn run(args: Args) -> Result<ExitCode> {
     let b = args.arrow.builder(&args.opts, &args.par)?;
-    let s = b.infer_schema(args.opts.path()).with_context(|| args.opts.name())?;
+    let s = b.infer_schema(args.opts.path())?;
     let mut out = std::io::stdout().lock();
     if args.json {
         let cols: Vec<serde_json::Value> = s
