@@ -19,6 +19,10 @@ use super::{CsvOpts, ParOpts};
 /// whether it may be null, and how many values decided it (how many were
 /// empty).
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  swath csv schema big.csv                 the inferred types, from samples over the whole file
+  swath csv schema big.csv --infer full    read every record first: the types are sure to fit
+  swath csv schema big.csv --json")]
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,

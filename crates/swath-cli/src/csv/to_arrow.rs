@@ -16,6 +16,9 @@ use crate::output::Output;
 /// complete), or with `-o -` the IPC stream format on standard output, for
 /// a pipe into another program.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  swath csv to-arrow big.csv -o big.arrow          an Arrow IPC file
+  swath csv to-arrow big.csv -o - | other-program  the IPC stream on standard output")]
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,

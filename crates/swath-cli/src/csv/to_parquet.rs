@@ -16,6 +16,10 @@ use crate::output::Output;
 /// written under a temporary name and renamed into place only when
 /// complete; an error or Ctrl-C leaves no file.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  swath csv to-parquet big.csv -o big.parquet                    zstd, statistics, inferred types
+  swath csv to-parquet big.csv -o b.parquet --compression snappy
+  swath csv to-parquet big.csv -o b.parquet --schema 'id:int64,ts:timestamptz' --on-error null")]
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,
