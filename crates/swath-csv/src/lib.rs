@@ -78,6 +78,7 @@
 
 pub mod classify;
 mod error;
+pub mod index;
 pub mod parallel;
 mod reader;
 pub mod split;
