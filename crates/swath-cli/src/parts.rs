@@ -189,7 +189,9 @@ pub fn copy_range(src: &File, dst: &File, range: Range<u64>) -> io::Result<()> {
             let e = io::Error::last_os_error();
             match e.raw_os_error() {
                 Some(libc::EINTR) => continue,
-                Some(libc::EXDEV | libc::ENOSYS | libc::EINVAL | libc::EOPNOTSUPP | libc::EPERM) => {
+                Some(
+                    libc::EXDEV | libc::ENOSYS | libc::EINVAL | libc::EOPNOTSUPP | libc::EPERM,
+                ) => {
                     let mut w = dst;
                     return stream_range(src, &mut w, off as u64..range.end);
                 }

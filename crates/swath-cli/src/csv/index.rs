@@ -44,4 +44,3 @@ pub fn run(args: Args) -> Result<ExitCode> {
     report(&index, &target, args.json)?;
     Ok(crate::exit::success())
 }
-

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use swath::index::{default_index_path, format::read_index};
 use swath_csv::index::{plan_from_index, IndexCheck};
-use swath_csv::{plan_splits, ReaderBuilder, SplitPlan, SplitSize};
+use swath_csv::{plan_splits, plan_splits_checked, ReaderBuilder, SplitPlan, SplitSize};
 
 use super::CsvOpts;
 
@@ -88,14 +88,25 @@ pub fn plan_from_sidecar(
 }
 
 /// The plan to find records with: the index's, else a new one cut into
-/// `size` pieces.
-pub fn plan(opts: &CsvOpts, idx: &IndexOpts, size: SplitSize) -> Result<SplitPlan> {
+/// `size` pieces, checked against a validating count of the file unless
+/// the caller reads every record of the plan itself (`split` does).
+pub fn plan(
+    opts: &CsvOpts,
+    idx: &IndexOpts,
+    size: SplitSize,
+    reads_all: bool,
+) -> Result<SplitPlan> {
     regular_file(opts)?;
     let b = opts.builder();
     if let Some(plan) = plan_from_sidecar(opts, idx, &b)? {
         return Ok(plan);
     }
-    plan_splits(&b, opts.path(), size).with_context(|| format!("cannot read {}", opts.name()))
+    let plan = if reads_all {
+        plan_splits(&b, opts.path(), size)
+    } else {
+        plan_splits_checked(&b, opts.path(), size)
+    };
+    plan.with_context(|| format!("cannot read {}", opts.name()))
 }
 
 /// Records in the plan that are data (the header row not counted when

@@ -38,7 +38,7 @@ pub struct Args {
 
 /// Run `swath csv sample`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL))?;
+    let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL), false)?;
     let (records, first) = locate::data_records(&plan, &args.opts);
     let mut rng = SplitMix::new(seed(args.seed));
     let chosen: Vec<u64> =
@@ -61,8 +61,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         head.write_record(h.iter())?;
     }
     out.write_all(&head.into_vec()?)?;
-    let threads =
-        if args.threads == 0 { swath::parallel::available_cores() } else { args.threads };
+    let threads = if args.threads == 0 { swath::parallel::available_cores() } else { args.threads };
     let mut failed: Option<anyhow::Error> = None;
     swath::parallel::run_ordered(
         work.len(),

@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.start == 0 {
         bail!("--start counts from 1 (the first record after the header row)");
     }
-    let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL))?;
+    let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL), false)?;
     let (_, first) = locate::data_records(&plan, &args.opts);
     let last = match (args.end, args.len) {
         (Some(e), _) => e,

@@ -71,11 +71,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (_, Some(b)) => SplitSize::Bytes(b as u64),
         _ => SplitSize::Bytes(locate::PLAN_INTERVAL),
     };
-    let plan = locate::plan(&args.opts, &args.idx, size)?;
+    let plan = locate::plan(&args.opts, &args.idx, size, true)?;
     if args.par.verbose {
         eprintln!("swath: {}: plan: {:?}", args.opts.name(), plan.method());
     }
-    let cuts = cuts(&plan, &args).with_context(|| format!("cannot read {}", args.opts.name()))?;
+    let cuts = match cuts(&plan, &args) {
+        Ok(c) => c,
+        Err(e) => return Err(first_error(&args.opts, e)),
+    };
     let compress = Compress::from_flags(args.gzip, args.zstd);
     let (prefix, ext) = names(&args);
     std::fs::create_dir_all(&args.out_dir)
@@ -97,12 +100,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
         while rdr.next_record()?.is_some() {}
         Ok(())
     };
-    let threads = if args.par.threads == 0 { swath::parallel::available_cores() } else { args.par.threads };
+    let threads =
+        if args.par.threads == 0 { swath::parallel::available_cores() } else { args.par.threads };
     write_parts(plan.path(), &header, &parts, compress, threads, &check)?;
     if args.json {
         print_json(&parts, &cuts, args.opts.has_headers())?;
     }
     Ok(crate::exit::success())
+}
+
+/// The error to report when finding the cuts failed: a cut past a
+/// malformed record may have been looked for from a mispredicted start,
+/// so the validating count (which meets the sequential reader's error)
+/// says what is wrong with the file; `err` when it finds nothing.
+fn first_error(opts: &CsvOpts, err: swath_csv::Error) -> anyhow::Error {
+    let counted = swath_csv::ParallelReader::new(&opts.builder(), opts.path()).count();
+    let err = counted.err().unwrap_or(err);
+    anyhow::Error::new(err).context(format!("cannot read {}", opts.name()))
 }
 
 /// Where each part starts, then the end of the file.
@@ -113,7 +127,11 @@ fn cuts(plan: &SplitPlan, args: &Args) -> swath_csv::Result<Vec<Cut>> {
     // A part after the first starts at record 2 at the earliest: the first
     // one holds the file's first record (and whatever comes before it).
     let at_least_second = |c: Cut| -> swath_csv::Result<Cut> {
-        if c.2 < 2 { plan.record_start(2) } else { Ok(c) }
+        if c.2 < 2 {
+            plan.record_start(2)
+        } else {
+            Ok(c)
+        }
     };
     if let Some(rows) = args.rows {
         let mut r = first_data + rows;

@@ -26,7 +26,7 @@ pub struct Args {
 
 /// Run `swath csv tail`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL))?;
+    let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL), false)?;
     let (records, first) = locate::data_records(&plan, &args.opts);
     let start = first + records.saturating_sub(args.lines);
     let name = || format!("cannot read {}", args.opts.name());

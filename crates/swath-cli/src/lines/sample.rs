@@ -74,8 +74,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             rest = &rest[n..];
         }
     }
-    let threads =
-        if args.threads == 0 { swath::parallel::available_cores() } else { args.threads };
+    let threads = if args.threads == 0 { swath::parallel::available_cores() } else { args.threads };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed: Option<anyhow::Error> = None;
     swath::parallel::run_ordered(

@@ -67,11 +67,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let file = super::regular_file(&args.file)?;
     let len = file.metadata()?.len();
     let compress = Compress::from_flags(args.gzip, args.zstd);
-    let ext = args
-        .file
-        .extension()
-        .map(|e| format!(".{}", e.to_string_lossy()))
-        .unwrap_or_default();
+    let ext =
+        args.file.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
     let ext = format!("{ext}{}", compress.suffix());
     let prefix = args.prefix.clone().unwrap_or_else(|| {
         let stem = args.file.file_stem().map_or_else(|| "part".into(), |s| s.to_string_lossy());
@@ -87,8 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             with_prefix: false,
         })
         .collect();
-    let threads =
-        if args.threads == 0 { swath::parallel::available_cores() } else { args.threads };
+    let threads = if args.threads == 0 { swath::parallel::available_cores() } else { args.threads };
     write_parts(&args.file, &[], &parts, compress, threads, &|_| Ok(()))?;
     if args.json {
         let docs: Vec<_> = parts

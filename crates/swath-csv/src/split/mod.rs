@@ -44,12 +44,14 @@
 //! ```
 
 mod bridge;
+mod checked;
 mod exact;
 mod locate;
 mod reader;
 mod sequential;
 mod verify;
 
+pub use checked::plan_splits_checked;
 pub use locate::Cut;
 pub use reader::SplitReader;
 

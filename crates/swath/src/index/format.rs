@@ -57,7 +57,8 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
     };
     let len = number(&mut next, "file-len")?;
     let (n, mtime) = keyed(&mut next, "file-mtime")?;
-    let (sec, nsec) = mtime.split_once('.').ok_or_else(|| bad(n, "file-mtime is not SECS.NANOS"))?;
+    let (sec, nsec) =
+        mtime.split_once('.').ok_or_else(|| bad(n, "file-mtime is not SECS.NANOS"))?;
     let mtime_sec: i64 = sec.parse().map_err(|_| bad(n, "file-mtime seconds"))?;
     let mtime_nsec: u32 = nsec.parse().map_err(|_| bad(n, "file-mtime nanoseconds"))?;
     let (n, hash) = keyed(&mut next, "file-hash")?;

@@ -91,7 +91,11 @@ impl Index {
         now: &FileIdentity,
     ) -> Option<String> {
         if self.kind != kind {
-            return Some(format!("it indexes a {} file, not a {} file", self.kind.name(), kind.name()));
+            return Some(format!(
+                "it indexes a {} file, not a {} file",
+                self.kind.name(),
+                kind.name()
+            ));
         }
         if self.dialect != dialect {
             return Some(format!(
