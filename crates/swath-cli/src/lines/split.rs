@@ -1,6 +1,7 @@
 //! `swath split`: a line file cut into N parts without cutting a line, as
 //! GNU `split -n l/N` does (part k holds the lines whose first byte lies
-//! in bytes `k*S .. (k+1)*S` with `S = size / N`, the last part the rest),
+//! in bytes `k*S .. (k+1)*S` with `S = max(1, size / N)`, the last part
+//! the rest),
 //! but written in parallel, the bytes copied in the kernel.
 
 use std::io::Write;
@@ -50,7 +51,9 @@ pub fn ranges(
     len: u64,
     n: usize,
 ) -> swath::Result<Vec<std::ops::Range<u64>>> {
-    let size = len / n as u64;
+    // GNU takes at least one byte per part (so a file smaller than N
+    // still has its first line in the first part).
+    let size = (len / n as u64).max(1);
     let mut cuts = vec![0];
     for k in 1..n as u64 {
         cuts.push(swath::LineFraming.record_start(file, k * size, len)?);
