@@ -54,7 +54,7 @@ fn parts(plan: &SplitPlan, n: usize) -> Vec<Rec> {
 fn fresh(b: &ReaderBuilder, path: &Path, interval: u64) -> SplitPlan {
     let index = index_csv(b, path, interval).unwrap();
     match plan_from_index(b, path, &index).unwrap() {
-        IndexCheck::Fresh(plan) => plan,
+        IndexCheck::Fresh(plan) => *plan,
         IndexCheck::Stale(why) => panic!("a fresh index is stale: {why}"),
     }
 }

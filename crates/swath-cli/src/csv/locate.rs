@@ -76,7 +76,7 @@ pub fn plan_from_sidecar(
     match plan_from_index(b, opts.path(), &index)
         .with_context(|| format!("cannot read {}", opts.name()))?
     {
-        IndexCheck::Fresh(plan) => Ok(Some(plan)),
+        IndexCheck::Fresh(plan) => Ok(Some(*plan)),
         IndexCheck::Stale(why) => {
             eprintln!(
                 "swath: note: ignoring the stale index {}: {why} (run `swath csv index` again)",

@@ -14,7 +14,7 @@ use crate::split::{Split, SplitPlan};
 #[derive(Debug)]
 pub enum IndexCheck {
     /// It fits: the plan whose splits start at its checkpoints.
-    Fresh(SplitPlan),
+    Fresh(Box<SplitPlan>),
     /// It does not fit the file or the settings: why.
     Stale(String),
 }
@@ -53,5 +53,5 @@ pub fn plan_from_index(b: &ReaderBuilder, path: &Path, index: &Index) -> Result<
             }
         })
         .collect();
-    Ok(IndexCheck::Fresh(SplitPlan::from_splits(b, path, splits)?))
+    Ok(IndexCheck::Fresh(Box::new(SplitPlan::from_splits(b, path, splits)?)))
 }

@@ -67,7 +67,7 @@ pub fn index_lines(path: &Path, interval: u64, threads: usize) -> Result<Index> 
     })
 }
 
-fn piece(file: &File, r: std::ops::Range<u64>, buf: &mut Vec<u8>) -> std::io::Result<Piece> {
+fn piece(file: &File, r: std::ops::Range<u64>, buf: &mut [u8]) -> std::io::Result<Piece> {
     let from = r.start.saturating_sub(1);
     let mut newlines = 0;
     let mut first = None;
