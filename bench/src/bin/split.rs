@@ -32,9 +32,8 @@ fn main() {
     println!("machine: {}", machine());
     println!(
         "xan: {}",
-        xan.as_ref().map_or("not on PATH: its entries are left out".into(), |p| p
-            .display()
-            .to_string())
+        xan.as_ref()
+            .map_or("not on PATH: its entries are left out".into(), |p| p.display().to_string())
     );
     for pct in [0u8, 20] {
         let path = dir.join(format!("swath-bench-split-{rows}-{pct}.csv"));
@@ -180,11 +179,8 @@ fn split_series(
             let parts = files_in(dir);
             let len: u64 = parts.iter().map(|p| std::fs::metadata(p).expect("part").len()).sum();
             assert_eq!(len, bytes, "GNU split's parts are not the file's bytes");
-            let broken = parts
-                .iter()
-                .enumerate()
-                .filter(|(i, p)| part_records(p, *i == 0).is_err())
-                .count();
+            let broken =
+                parts.iter().enumerate().filter(|(i, p)| part_records(p, *i == 0).is_err()).count();
             format!("cuts lines, not records: {broken} of {} parts do not read alone", parts.len())
         }),
     });
