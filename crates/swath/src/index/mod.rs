@@ -13,7 +13,7 @@
 //! fits the file: a stale index is ignored, never trusted.
 //!
 //! - [`identity`]: what identifies a file.
-//! - [`format`]: writing and reading the sidecar.
+//! - [`format`](mod@format): writing and reading the sidecar.
 //! - [`lines`]: the index of a line file, made in one parallel pass.
 
 pub mod format;
