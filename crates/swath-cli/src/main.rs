@@ -15,8 +15,12 @@ mod exit;
 mod gen;
 mod json;
 mod lab;
+mod lines;
 mod output;
+mod parts;
+mod pick;
 mod shell;
+mod sidecar;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
@@ -34,6 +38,10 @@ enum Command {
     Lab(lab::Args),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
+    Index(lines::index::Args),
+    Split(lines::split::Args),
+    Tail(lines::tail::Args),
+    Sample(lines::sample::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +53,10 @@ fn main() -> ExitCode {
         Command::Lab(args) => lab::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
+        Command::Index(args) => lines::index::run(args),
+        Command::Split(args) => lines::split::run(args),
+        Command::Tail(args) => lines::tail::run(args),
+        Command::Sample(args) => lines::sample::run(args),
     };
     match result {
         Ok(code) => code,

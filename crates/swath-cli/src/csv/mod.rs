@@ -11,10 +11,16 @@ use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 mod check;
 mod count;
 mod head;
+mod index;
+mod locate;
+mod sample;
 mod schema;
 mod search;
 mod select;
+mod slice;
+mod split;
 mod stats;
+mod tail;
 mod to_arrow;
 mod to_json;
 mod to_parquet;
@@ -38,6 +44,11 @@ enum Cmd {
     ToParquet(to_parquet::Args),
     ToArrow(to_arrow::Args),
     Schema(schema::Args),
+    Index(index::Args),
+    Split(split::Args),
+    Slice(slice::Args),
+    Tail(tail::Args),
+    Sample(sample::Args),
 }
 
 /// Run `swath csv`.
@@ -53,6 +64,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::ToParquet(a) => to_parquet::run(a),
         Cmd::ToArrow(a) => to_arrow::run(a),
         Cmd::Schema(a) => schema::run(a),
+        Cmd::Index(a) => index::run(a),
+        Cmd::Split(a) => split::run(a),
+        Cmd::Slice(a) => slice::run(a),
+        Cmd::Tail(a) => tail::run(a),
+        Cmd::Sample(a) => sample::run(a),
     }
 }
 
@@ -130,6 +146,11 @@ impl CsvOpts {
         &self.file
     }
 
+    /// The first record is a header row.
+    pub fn has_headers(&self) -> bool {
+        !self.no_headers
+    }
+
     /// The input's name for messages.
     pub fn name(&self) -> String {
         self.file.display().to_string()
@@ -195,7 +216,7 @@ fn parse_byte(s: &str) -> std::result::Result<u8, String> {
 }
 
 /// A positive byte count with an optional K, M, G suffix (the lab's parser).
-fn parse_size(s: &str) -> std::result::Result<usize, String> {
+pub(crate) fn parse_size(s: &str) -> std::result::Result<usize, String> {
     swath_lab::units::parse_size(s)
         .ok()
         .and_then(|n| usize::try_from(n).ok())
