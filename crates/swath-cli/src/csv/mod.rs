@@ -10,6 +10,7 @@ use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 
 mod check;
 mod count;
+mod frequency;
 mod head;
 mod schema;
 mod search;
@@ -34,6 +35,7 @@ enum Cmd {
     ToJson(to_json::Args),
     Select(select::Args),
     Search(search::Args),
+    Frequency(frequency::Args),
     Stats(stats::Args),
     ToParquet(to_parquet::Args),
     ToArrow(to_arrow::Args),
@@ -49,6 +51,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::ToJson(a) => to_json::run(a),
         Cmd::Select(a) => select::run(a),
         Cmd::Search(a) => search::run(a),
+        Cmd::Frequency(a) => frequency::run(a),
         Cmd::Stats(a) => stats::run(a),
         Cmd::ToParquet(a) => to_parquet::run(a),
         Cmd::ToArrow(a) => to_arrow::run(a),

@@ -4,7 +4,7 @@
 //! min_length, max_length, cardinality).
 
 mod column;
-mod hash;
+pub(crate) mod hash;
 mod infer;
 mod render;
 
