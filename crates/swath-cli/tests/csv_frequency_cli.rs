@@ -207,3 +207,44 @@ fn a_broken_record_is_an_error_naming_its_position() {
         assert!(err.contains("record 502") && err.contains("byte"), "{err}");
     }
 }
+
+/// Peak RSS of `swath args`, from `wait4`'s rusage (as memory_bounds.rs).
+// The child is reaped with wait4 (for its rusage), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn peak_rss(args: &[&str]) -> u64 {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_swath"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid out-parameter.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{args:?}: {status}");
+    usage.ru_maxrss as u64 * 1024
+}
+
+#[test]
+fn memory_stays_within_the_budget_on_a_column_of_distinct_values() {
+    // 400,000 distinct values: about 35 MiB of exact tables.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ids.csv");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    writeln!(f, "id").unwrap();
+    for i in 0..400_000u64 {
+        writeln!(f, "{}", i * 7919 % 1_000_003).unwrap();
+    }
+    f.into_inner().unwrap();
+    let p = path.to_str().unwrap();
+    // The process itself (binary, reader buffers, one chunk per thread in
+    // flight) is about 12 MiB; the tables get --memory.
+    let overhead = 16u64 << 20;
+    for threads in ["1", "2"] {
+        let peak = peak_rss(&["csv", "frequency", "--memory", "4M", "-t", threads, p]);
+        assert!(peak <= (4 << 20) + overhead, "t={threads}: peak RSS {} KiB", peak >> 10);
+    }
+}

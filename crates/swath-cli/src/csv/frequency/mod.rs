@@ -34,7 +34,8 @@ Examples:
 
 Empty values are counted apart (\"empty\"), not listed. Ties are listed
 in byte order. The count tables of all columns and threads together stay
-within --memory (estimated: a value costs its length plus about 80 bytes).
+within --memory (estimated: a value costs its length plus about 80 bytes;
+half of it is for the merged tables, split evenly between the columns).
 A column with more distinct values than that is counted with a
 Misra-Gries sketch instead: the output marks it APPROXIMATE and gives the
 bound B (each true count is between the count listed and it plus B; a
@@ -81,23 +82,32 @@ pub fn run(args: Args) -> Result<ExitCode> {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    let budget = per_table_budget(args.memory, cols.len(), threads);
-    let init = || vec![Tally::new(budget); cols.len()];
+    let budget = Budget::new(args.memory, cols.len(), threads);
+    let init = || vec![Tally::new(budget.chunk); cols.len()];
     let tallies = if args.par.parallel_input(&args.opts) {
         drop(rdr);
-        let mut prdr = args.par.reader(&args.opts, &args.opts.builder());
+        let mut prdr = args
+            .par
+            .reader(&args.opts, &args.opts.builder())
+            .chunk_size(args.par.chunk_size.min(MAX_CHUNK));
         let res = prdr.fold(
             init,
             |acc, rec| {
                 tally(acc, &cols, &rec);
                 Ok(())
             },
-            merge,
+            |mut total, chunk| {
+                for (t, c) in total.iter_mut().zip(chunk) {
+                    t.raise_budget(budget.total);
+                    t.merge(c);
+                }
+                total
+            },
         );
         args.par.note(&args.opts, &prdr);
         res?
     } else {
-        let mut acc = init();
+        let mut acc = vec![Tally::new(budget.total); cols.len()];
         if !headers {
             tally(&mut acc, &cols, &first.as_record());
         }
@@ -120,11 +130,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     print(&args, &reports)
 }
 
-/// The budget of one table: the tables of every column, in the merged
-/// result and in each of the up to two chunks per thread in flight, share
-/// `memory`.
-fn per_table_budget(memory: usize, columns: usize, threads: usize) -> usize {
-    (memory / columns.max(1) / (2 * threads + 1)).max(1)
+/// Input bytes per parallel chunk at most: a chunk's tables hold at most
+/// its values, so small chunks keep them well inside their share.
+const MAX_CHUNK: u64 = 1 << 20;
+
+/// How `--memory` is shared: half for the merged tables (one per column),
+/// half for the chunks' tables (up to two chunks per thread in flight,
+/// one table per column each).
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// Bytes of one column's merged table.
+    total: usize,
+    /// Bytes of one column's table in one chunk.
+    chunk: usize,
+}
+
+impl Budget {
+    fn new(memory: usize, columns: usize, threads: usize) -> Budget {
+        let total = (memory / 2 / columns.max(1)).max(1);
+        Budget { total, chunk: (total / (2 * threads)).max(1) }
+    }
 }
 
 /// Count the chosen fields of `rec` (a field the record lacks is not
@@ -136,13 +161,6 @@ fn tally(acc: &mut [Tally], cols: &[usize], rec: &swath_csv::Record<'_>) {
             t.add(f);
         }
     }
-}
-
-fn merge(mut a: Vec<Tally>, b: Vec<Tally>) -> Vec<Tally> {
-    for (x, y) in a.iter_mut().zip(b) {
-        x.merge(y);
-    }
-    a
 }
 
 fn print(args: &Args, reports: &[ColumnReport]) -> Result<ExitCode> {

@@ -57,6 +57,12 @@ impl Tally {
         Tally { counts: HashMap::default(), bytes: 0, budget, values: 0, empty: 0, sketch: None }
     }
 
+    /// Let the table grow to `budget` bytes (when that is more): a chunk's
+    /// table that becomes the merged one.
+    pub fn raise_budget(&mut self, budget: usize) {
+        self.budget = self.budget.max(budget);
+    }
+
     /// Count one value.
     #[inline]
     pub fn add(&mut self, field: &[u8]) {
