@@ -80,6 +80,7 @@ pub mod classify;
 mod error;
 pub mod parallel;
 mod reader;
+pub mod sniff;
 pub mod split;
 pub mod typed;
 
