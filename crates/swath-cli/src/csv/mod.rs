@@ -8,6 +8,7 @@ use clap::Subcommand;
 use swath::Source;
 use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 
+mod auto;
 mod check;
 mod count;
 mod frequency;
@@ -15,6 +16,7 @@ mod head;
 mod schema;
 mod search;
 mod select;
+mod sniff;
 mod stats;
 mod to_arrow;
 mod to_json;
@@ -36,6 +38,7 @@ enum Cmd {
     Select(select::Args),
     Search(search::Args),
     Frequency(frequency::Args),
+    Sniff(sniff::Args),
     Stats(stats::Args),
     ToParquet(to_parquet::Args),
     ToArrow(to_arrow::Args),
@@ -52,6 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Select(a) => select::run(a),
         Cmd::Search(a) => search::run(a),
         Cmd::Frequency(a) => frequency::run(a),
+        Cmd::Sniff(a) => sniff::run(a),
         Cmd::Stats(a) => stats::run(a),
         Cmd::ToParquet(a) => to_parquet::run(a),
         Cmd::ToArrow(a) => to_arrow::run(a),
@@ -59,15 +63,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
-/// The options every csv command shares.
-#[derive(Debug, Clone, clap::Args)]
+/// The options every csv command shares, with `-d auto` resolved
+/// (`auto.rs`): what the commands see.
+#[derive(Debug, Clone)]
 pub struct CsvOpts {
+    args: CsvArgs,
+    /// False when `-d auto` found a file that is never quoted.
+    quoting: bool,
+}
+
+/// The options as given.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CsvArgs {
     /// The file to read; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
     file: PathBuf,
-    /// Field delimiter: one ASCII character, or `tab` / `\t`.
-    #[arg(short = 'd', long, default_value = ",", value_parser = parse_byte)]
-    delimiter: u8,
+    /// Field delimiter: one ASCII character, `tab` / `\t`, or `auto` (the
+    /// dialect `swath csv sniff` finds: delimiter, quote and escape; with
+    /// -v it is printed on stderr).
+    #[arg(short = 'd', long, default_value = ",", value_parser = auto::parse_delimiter)]
+    delimiter: auto::Delimiter,
     /// Quote character.
     #[arg(long, default_value = "\"", value_parser = parse_byte)]
     quote: u8,
@@ -98,15 +113,17 @@ pub struct CsvOpts {
 impl CsvOpts {
     /// A builder with these options.
     pub fn builder(&self) -> ReaderBuilder {
+        let a = &self.args;
         let mut b = ReaderBuilder::new();
-        b.delimiter(self.delimiter)
-            .quote(self.quote)
-            .escape(self.escape)
-            .comment(self.comment)
-            .has_headers(!self.no_headers)
-            .lenient(self.lenient)
-            .flexible(self.flexible)
-            .max_record_bytes(self.max_record_size);
+        b.delimiter(a.delimiter.byte())
+            .quote(a.quote)
+            .quoting(self.quoting)
+            .escape(a.escape)
+            .comment(a.comment)
+            .has_headers(!a.no_headers)
+            .lenient(a.lenient)
+            .flexible(a.flexible)
+            .max_record_bytes(a.max_record_size);
         b
     }
 
@@ -114,28 +131,29 @@ impl CsvOpts {
     /// and comment bytes, quoting only where needed (so the output reads
     /// back with the same options to the same records).
     pub fn writer(&self) -> WriterBuilder {
+        let a = &self.args;
         let mut b = WriterBuilder::new();
-        b.delimiter(self.delimiter)
-            .quote(self.quote)
-            .escape(self.escape)
-            .comment(self.comment)
+        b.delimiter(a.delimiter.byte())
+            .quote(a.quote)
+            .escape(a.escape)
+            .comment(a.comment)
             .quote_style(QuoteStyle::Necessary);
         b
     }
 
     /// Open the file with these options.
     pub fn open(&self, b: &ReaderBuilder) -> Result<Reader<Source>> {
-        b.from_path(&self.file).with_context(|| format!("cannot read {}", self.name()))
+        b.from_path(&self.args.file).with_context(|| format!("cannot read {}", self.name()))
     }
 
     /// The input's path (`-` for standard input).
     pub fn path(&self) -> &std::path::Path {
-        &self.file
+        &self.args.file
     }
 
     /// The input's name for messages.
     pub fn name(&self) -> String {
-        self.file.display().to_string()
+        self.args.file.display().to_string()
     }
 }
 

@@ -88,6 +88,22 @@ pub fn guess(first: &[Vec<u8>], rest: &[Vec<Vec<u8>>]) -> HeaderGuess {
     HeaderGuess { has_headers: distinct && texts && !repeated, by_types: 0 }
 }
 
+/// The share of `rows`' values that have a type (a number, boolean, date
+/// or empty), as CleverCSV's type score: a wrong delimiter glues typed
+/// values into text.
+pub fn typed_share(rows: &[Vec<Vec<u8>>]) -> f64 {
+    let (mut typed, mut all) = (0usize, 0usize);
+    for v in rows.iter().flatten() {
+        all += 1;
+        typed += usize::from(kind(v) != Kind::Text);
+    }
+    if all == 0 {
+        0.0
+    } else {
+        typed as f64 / all as f64
+    }
+}
+
 fn numeric_pair(a: Kind, b: Kind) -> bool {
     matches!((a, b), (Kind::Integer, Kind::Float) | (Kind::Float, Kind::Integer))
 }

@@ -8,7 +8,8 @@
 //! turns from commas to semicolons half-way, is seen for what it is. Each
 //! candidate dialect ([`candidate`]) reads every sample; the best one
 //! reads records of one field count (more than one field) without a
-//! quoting error ([`score`]). Equally good candidates are ranked in a
+//! quoting error ([`score`]), into values that have types (numbers,
+//! dates: a wrong delimiter glues them into text). Equally good candidates are ranked in a
 //! fixed order: `,` tab `;` `|` `:` `^` `~` space; `"`, no quoting, `'`;
 //! doubled quotes before a backslash escape. A backslash-escape dialect
 //! breaks the quote-parity model, so it is judged on the head alone.
@@ -313,9 +314,11 @@ impl Sniffer {
         let rival =
             readings.iter().find(|r| r.cand.delimiter != best.cand.delimiter && r.fields >= 2);
         let relative = |r: &Reading| if best.score > 0.0 { r.score / best.score } else { 1.0 };
+        // 1 when the next best is far behind, 1/2 when it ties.
+        let margin = |r: &Reading| 1.0 / (1.0 + relative(r).powi(4));
         let mut confidence = match rival {
-            Some(r) if best.fields < 2 => 0.5 * best.consistency * (1.0 - 0.5 * relative(r)),
-            Some(r) => best.consistency * (1.0 - 0.5 * relative(r)),
+            Some(r) if best.fields < 2 => 0.5 * best.consistency * margin(r),
+            Some(r) => best.consistency * margin(r),
             None if best.fields >= 2 => best.consistency,
             None => 0.5 * best.consistency,
         };
@@ -358,7 +361,11 @@ impl Sniffer {
         let cs: Vec<f64> = shapes.iter().filter_map(|s| score::consistency(s, fields)).collect();
         let consistency =
             if cs.is_empty() { 0.0 } else { cs.iter().sum::<f64>() / cs.len() as f64 };
-        Reading { cand, fields, consistency, score: score::score(consistency, fields), shapes }
+        // The records after the first (which may be a header row).
+        let rows = head_rows(&cand, &samples[0], 200);
+        let typed = header::typed_share(rows.get(1..).unwrap_or_default());
+        let score = score::score(consistency, fields) * (0.25 + 0.75 * typed);
+        Reading { cand, fields, consistency, score, shapes }
     }
 
     /// The samples that another delimiter (same quoting) reads clearly
@@ -391,20 +398,26 @@ impl Sniffer {
 
     /// The header guess from the head's first records.
     fn header(&self, cand: &Candidate, head: &Sample) -> HeaderGuess {
-        let mut rows: Vec<Vec<Vec<u8>>> = Vec::new();
-        if let Ok(mut rdr) = score::builder(cand).from_reader(&head.bytes[..]) {
-            while rows.len() < 200 {
-                match rdr.next_record() {
-                    Ok(Some(r)) => rows.push(r.iter().map(<[u8]>::to_vec).collect()),
-                    _ => break,
-                }
-            }
-        }
+        let rows = head_rows(cand, head, 200);
         match rows.split_first() {
             Some((first, rest)) => header::guess(first, rest),
             None => HeaderGuess { has_headers: false, by_types: 0 },
         }
     }
+}
+
+/// Up to `max` records of `head`, read with `cand` (until an error).
+fn head_rows(cand: &Candidate, head: &Sample, max: usize) -> Vec<Vec<Vec<u8>>> {
+    let mut rows: Vec<Vec<Vec<u8>>> = Vec::new();
+    if let Ok(mut rdr) = score::builder(cand).from_reader(&head.bytes[..]) {
+        while rows.len() < max {
+            match rdr.next_record() {
+                Ok(Some(r)) => rows.push(r.iter().map(<[u8]>::to_vec).collect()),
+                _ => break,
+            }
+        }
+    }
+    rows
 }
 
 /// A sample of `bytes` starting at file offset `at`: cut after its last
