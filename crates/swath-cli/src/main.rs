@@ -16,6 +16,7 @@ mod gen;
 mod json;
 mod lab;
 mod output;
+mod progress;
 mod shell;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
@@ -24,6 +25,10 @@ mod shell;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No progress display on stderr (it is shown only on a terminal, for
+    /// runs longer than a second).
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -39,7 +44,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Count(args) => count::run(args),
+        Command::Count(args) => count::run(args, cli.quiet),
         Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),

@@ -59,7 +59,19 @@ impl Args for CsvOpts {
 impl FromArgMatches for CsvOpts {
     fn from_arg_matches(m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
         let args = CsvArgs::from_arg_matches(m)?;
-        resolve(args, m)
+        let mut opts = resolve(args, m)?;
+        // Records written to standard output on a terminal show progress
+        // themselves; `output` is the id of every command's `-o`.
+        let to_stdout = m
+            .try_get_one::<std::path::PathBuf>("output")
+            .ok()
+            .flatten()
+            .is_some_and(|o| o.as_os_str() == "-");
+        let streams = to_stdout && std::io::IsTerminal::is_terminal(&std::io::stdout());
+        let quiet = m.try_get_one::<bool>("quiet").ok().flatten().copied().unwrap_or(false);
+        let watch = crate::progress::watch(&[opts.args.file.as_path()], quiet, streams);
+        opts.progress = Some(std::sync::Arc::new(watch));
+        Ok(opts)
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
@@ -75,7 +87,7 @@ fn given(m: &ArgMatches, id: &str) -> bool {
 /// Sniff the file when `-d auto`.
 fn resolve(mut args: CsvArgs, m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
     if args.delimiter != Delimiter::Auto {
-        return Ok(CsvOpts { args, quoting: true });
+        return Ok(CsvOpts { args, quoting: true, progress: None });
     }
     let fail = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, msg);
     let name = args.file.display().to_string();
@@ -119,5 +131,5 @@ fn resolve(mut args: CsvArgs, m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
             );
         }
     }
-    Ok(CsvOpts { args, quoting })
+    Ok(CsvOpts { args, quoting, progress: None })
 }

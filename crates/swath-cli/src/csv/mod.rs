@@ -70,6 +70,8 @@ pub struct CsvOpts {
     args: CsvArgs,
     /// False when `-d auto` found a file that is never quoted.
     quoting: bool,
+    /// The progress display while the command runs (`progress.rs`).
+    progress: Option<std::sync::Arc<crate::progress::Watch>>,
 }
 
 /// The options as given.
@@ -139,6 +141,14 @@ impl CsvOpts {
             .comment(a.comment)
             .quote_style(QuoteStyle::Necessary);
         b
+    }
+
+    /// Clear the progress display (before a result goes to stdout, which
+    /// may be the same terminal).
+    pub fn finish_progress(&self) {
+        if let Some(w) = &self.progress {
+            w.finish();
+        }
     }
 
     /// Open the file with these options.

@@ -164,6 +164,7 @@ fn tally(acc: &mut [Tally], cols: &[usize], rec: &swath_csv::Record<'_>) {
 }
 
 fn print(args: &Args, reports: &[ColumnReport]) -> Result<ExitCode> {
+    args.opts.finish_progress();
     let mut out = io::stdout().lock();
     let memory = swath_lab::units::format_bytes(args.memory as u64);
     if args.json {
