@@ -64,8 +64,11 @@ fn main() {
 struct Entry<'a> {
     name: String,
     cmd: Box<dyn Fn(&Path) -> Command + 'a>,
-    check: Box<dyn Fn(&Path, &[u8]) -> String + 'a>,
+    check: Check<'a>,
 }
+
+/// Looks at the output directory and the command's stdout; returns a note.
+type Check<'a> = Box<dyn Fn(&Path, &[u8]) -> String + 'a>;
 
 /// Run every entry `runs` times, round robin, each in a fresh directory
 /// beside the input; time the command only, then check its output.

@@ -19,6 +19,7 @@ mod lines;
 mod output;
 mod parts;
 mod pick;
+mod progress;
 mod shell;
 mod sidecar;
 
@@ -28,6 +29,10 @@ mod sidecar;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No progress display on stderr (it is shown only on a terminal, for
+    /// runs longer than a second).
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -47,7 +52,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Count(args) => count::run(args),
+        Command::Count(args) => count::run(args, cli.quiet),
         Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),

@@ -81,6 +81,7 @@ mod error;
 pub mod index;
 pub mod parallel;
 mod reader;
+pub mod sniff;
 pub mod split;
 pub mod typed;
 

@@ -8,8 +8,10 @@ use clap::Subcommand;
 use swath::Source;
 use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 
+mod auto;
 mod check;
 mod count;
+mod frequency;
 mod head;
 mod index;
 mod locate;
@@ -18,6 +20,7 @@ mod schema;
 mod search;
 mod select;
 mod slice;
+mod sniff;
 mod split;
 mod stats;
 mod tail;
@@ -40,6 +43,8 @@ enum Cmd {
     ToJson(to_json::Args),
     Select(select::Args),
     Search(search::Args),
+    Frequency(frequency::Args),
+    Sniff(sniff::Args),
     Stats(stats::Args),
     ToParquet(to_parquet::Args),
     ToArrow(to_arrow::Args),
@@ -60,6 +65,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::ToJson(a) => to_json::run(a),
         Cmd::Select(a) => select::run(a),
         Cmd::Search(a) => search::run(a),
+        Cmd::Frequency(a) => frequency::run(a),
+        Cmd::Sniff(a) => sniff::run(a),
         Cmd::Stats(a) => stats::run(a),
         Cmd::ToParquet(a) => to_parquet::run(a),
         Cmd::ToArrow(a) => to_arrow::run(a),
@@ -72,15 +79,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
-/// The options every csv command shares.
-#[derive(Debug, Clone, clap::Args)]
+/// The options every csv command shares, with `-d auto` resolved
+/// (`auto.rs`): what the commands see.
+#[derive(Debug, Clone)]
 pub struct CsvOpts {
+    args: CsvArgs,
+    /// False when `-d auto` found a file that is never quoted.
+    quoting: bool,
+    /// The progress display while the command runs (`progress.rs`).
+    progress: Option<std::sync::Arc<crate::progress::Watch>>,
+}
+
+/// The options as given.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CsvArgs {
     /// The file to read; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
     file: PathBuf,
-    /// Field delimiter: one ASCII character, or `tab` / `\t`.
-    #[arg(short = 'd', long, default_value = ",", value_parser = parse_byte)]
-    delimiter: u8,
+    /// Field delimiter: one ASCII character, `tab` / `\t`, or `auto` (the
+    /// dialect `swath csv sniff` finds: delimiter, quote and escape; with
+    /// -v it is printed on stderr).
+    #[arg(short = 'd', long, default_value = ",", value_parser = auto::parse_delimiter)]
+    delimiter: auto::Delimiter,
     /// Quote character.
     #[arg(long, default_value = "\"", value_parser = parse_byte)]
     quote: u8,
@@ -111,15 +131,17 @@ pub struct CsvOpts {
 impl CsvOpts {
     /// A builder with these options.
     pub fn builder(&self) -> ReaderBuilder {
+        let a = &self.args;
         let mut b = ReaderBuilder::new();
-        b.delimiter(self.delimiter)
-            .quote(self.quote)
-            .escape(self.escape)
-            .comment(self.comment)
-            .has_headers(!self.no_headers)
-            .lenient(self.lenient)
-            .flexible(self.flexible)
-            .max_record_bytes(self.max_record_size);
+        b.delimiter(a.delimiter.byte())
+            .quote(a.quote)
+            .quoting(self.quoting)
+            .escape(a.escape)
+            .comment(a.comment)
+            .has_headers(!a.no_headers)
+            .lenient(a.lenient)
+            .flexible(a.flexible)
+            .max_record_bytes(a.max_record_size);
         b
     }
 
@@ -127,23 +149,32 @@ impl CsvOpts {
     /// and comment bytes, quoting only where needed (so the output reads
     /// back with the same options to the same records).
     pub fn writer(&self) -> WriterBuilder {
+        let a = &self.args;
         let mut b = WriterBuilder::new();
-        b.delimiter(self.delimiter)
-            .quote(self.quote)
-            .escape(self.escape)
-            .comment(self.comment)
+        b.delimiter(a.delimiter.byte())
+            .quote(a.quote)
+            .escape(a.escape)
+            .comment(a.comment)
             .quote_style(QuoteStyle::Necessary);
         b
     }
 
+    /// Clear the progress display (before a result goes to stdout, which
+    /// may be the same terminal).
+    pub fn finish_progress(&self) {
+        if let Some(w) = &self.progress {
+            w.finish();
+        }
+    }
+
     /// Open the file with these options.
     pub fn open(&self, b: &ReaderBuilder) -> Result<Reader<Source>> {
-        b.from_path(&self.file).with_context(|| format!("cannot read {}", self.name()))
+        b.from_path(&self.args.file).with_context(|| format!("cannot read {}", self.name()))
     }
 
     /// The input's path (`-` for standard input).
     pub fn path(&self) -> &std::path::Path {
-        &self.file
+        &self.args.file
     }
 
     /// The first record is a header row.
@@ -153,7 +184,7 @@ impl CsvOpts {
 
     /// The input's name for messages.
     pub fn name(&self) -> String {
-        self.file.display().to_string()
+        self.args.file.display().to_string()
     }
 }
 
