@@ -4,6 +4,7 @@
 # 5M-row CSV (the Rust benches' file: `swath gen csv`, seed 1).
 #
 #   bench/run python [--rows N] [--threads T] [--runs R] [--dir DIR] [--json]
+#   SWATH_CLI=target/debug/swath bench/run python --rows 20000 --runs 1   (a quick try)
 #
 # The virtual environment (pinned peers, python/requirements-test.txt) and
 # the wheel go under the target dir; the CSV under --dir (default $TMPDIR).
@@ -28,10 +29,16 @@ fi
 echo "== pip install ./python (release build)"
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 
-cargo build --release -q -p swath-cli
+# The generator: $SWATH_CLI when set (any build of the CLI writes the same
+# bytes), else the release CLI.
+swath=${SWATH_CLI:-}
+if [ -z "$swath" ]; then
+    cargo build --release -q -p swath-cli
+    swath=$target/release/swath
+fi
 csv=$dir/swath-bench-python-$rows.csv
 if [ ! -f "$csv" ]; then
-    "$target/release/swath" gen csv --rows "$rows" --seed 1 "$csv"
+    "$swath" gen csv --rows "$rows" --seed 1 "$csv"
 fi
 status=0
 "$venv/bin/python" bench/python/bench.py "$csv" "${rest[@]}" || status=$?
