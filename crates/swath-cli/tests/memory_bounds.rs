@@ -18,7 +18,7 @@ use std::process::{Command, Stdio};
 /// a test build): one 256 KiB buffer per thread, the ordered output's
 /// window, and the last copy before the buffer becomes a map of its own
 /// (1 MiB), with room to spare.
-const OVERHEAD: u64 = 6 << 20;
+const OVERHEAD: u64 = 4 << 20;
 
 const MIB: u64 = 1 << 20;
 
