@@ -1,52 +1,37 @@
 //! Choosing a uniform sample of record numbers for `sample`: Floyd's
 //! algorithm picks `k` distinct numbers of `0..n`, every subset equally
 //! likely, in `k` steps and memory for `k` numbers, whatever `n` is; the
-//! generator is SplitMix64, so a seed gives the same sample everywhere.
+//! generator is the lab's SplitMix64 (`swath_lab::gen::Prng`), so a seed
+//! gives the same sample everywhere.
 
 use std::collections::HashSet;
 
-/// SplitMix64: small, fast, and the same on every machine.
-pub struct SplitMix(u64);
+pub use swath_lab::gen::Prng;
 
-impl SplitMix {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
+/// A number of `0..=max`, uniform (rejection, no modulo bias: a sample
+/// must not favour low record numbers, whatever the file's size).
+fn up_to(rng: &mut Prng, max: u64) -> u64 {
+    if max == u64::MAX {
+        return rng.next_u64();
     }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number of `0..=max`, uniform (rejection, no modulo bias).
-    pub fn up_to(&mut self, max: u64) -> u64 {
-        if max == u64::MAX {
-            return self.next_u64();
-        }
-        let n = max + 1;
-        let zone = u64::MAX - (u64::MAX % n) - 1;
-        loop {
-            let x = self.next_u64();
-            if x <= zone {
-                return x % n;
-            }
+    let n = max + 1;
+    let zone = u64::MAX - (u64::MAX % n) - 1;
+    loop {
+        let x = rng.next_u64();
+        if x <= zone {
+            return x % n;
         }
     }
 }
 
 /// `k` distinct numbers of `0..n` (all of them when `k >= n`), sorted.
-pub fn choose(n: u64, k: u64, rng: &mut SplitMix) -> Vec<u64> {
+pub fn choose(n: u64, k: u64, rng: &mut Prng) -> Vec<u64> {
     if k >= n {
         return (0..n).collect();
     }
     let mut set = HashSet::with_capacity(k as usize);
     for j in n - k..n {
-        let t = rng.up_to(j);
+        let t = up_to(rng, j);
         if !set.insert(t) {
             set.insert(j);
         }
@@ -63,7 +48,7 @@ pub fn seed(given: Option<u64>) -> u64 {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        SplitMix::new(t ^ (u64::from(std::process::id()) << 32)).next_u64()
+        Prng::new(t ^ (u64::from(std::process::id()) << 32)).next_u64()
     })
 }
 
@@ -73,7 +58,7 @@ mod tests {
 
     #[test]
     fn choices_are_distinct_sorted_and_in_range() {
-        let mut rng = SplitMix::new(1);
+        let mut rng = Prng::new(1);
         for (n, k) in [(0, 3), (5, 5), (5, 9), (10, 3), (1000, 999), (1 << 40, 50)] {
             let c = choose(n, k, &mut rng);
             assert_eq!(c.len() as u64, k.min(n));
@@ -86,7 +71,7 @@ mod tests {
     /// number chosen 6000 times expected; a biased pick is far outside.
     #[test]
     fn every_number_is_about_equally_likely() {
-        let mut rng = SplitMix::new(42);
+        let mut rng = Prng::new(42);
         let mut hits = [0u32; 10];
         for _ in 0..20_000 {
             for x in choose(10, 3, &mut rng) {
@@ -100,9 +85,9 @@ mod tests {
 
     #[test]
     fn a_seed_gives_the_same_sample() {
-        let a = choose(1_000_000, 20, &mut SplitMix::new(7));
-        let b = choose(1_000_000, 20, &mut SplitMix::new(7));
+        let a = choose(1_000_000, 20, &mut Prng::new(7));
+        let b = choose(1_000_000, 20, &mut Prng::new(7));
         assert_eq!(a, b);
-        assert_ne!(a, choose(1_000_000, 20, &mut SplitMix::new(8)));
+        assert_ne!(a, choose(1_000_000, 20, &mut Prng::new(8)));
     }
 }

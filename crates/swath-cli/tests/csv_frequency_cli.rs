@@ -2,6 +2,8 @@
 //! reader) at 1 to 4 threads and tiny chunks; past the memory budget, the
 //! sketch's counts within the bound it states.
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -208,24 +210,13 @@ fn a_broken_record_is_an_error_naming_its_position() {
     }
 }
 
-/// Peak RSS of `swath args`, from `wait4`'s rusage (as memory_bounds.rs).
-// The child is reaped with wait4 (for its rusage), not `Child::wait`.
-#[allow(clippy::zombie_processes)]
+/// Peak RSS of `swath args`, which must succeed.
 fn peak_rss(args: &[&str]) -> u64 {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_swath"))
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid out-parameter.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet waited for.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{args:?}: {status}");
-    usage.ru_maxrss as u64 * 1024
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_swath"));
+    cmd.args(args);
+    let (code, peak) = common::exit_code_and_peak_rss(cmd);
+    assert_eq!(code, 0, "{args:?}");
+    peak
 }
 
 #[test]

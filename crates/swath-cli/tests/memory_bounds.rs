@@ -10,6 +10,8 @@
 //! 203 MiB (issue 19). These sizes are small so the tests stay fast on an
 //! unoptimised build; README figures go to 100 MiB.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -41,27 +43,11 @@ fn huge_field_csv(dir: &Path, field: u64) -> std::path::PathBuf {
 }
 
 /// Run swath with `args`; return whether it succeeded and its peak RSS.
-// The child is reaped with wait4 (for its rusage), not `Child::wait`.
-#[allow(clippy::zombie_processes)]
 fn peak_rss(args: &[&str], file: &Path) -> (bool, u64) {
-    let child = Command::new(env!("CARGO_BIN_EXE_swath"))
-        .args(args)
-        .arg(file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid out-parameter.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet waited for (`child` is never
-    // waited on: dropping a `Child` does not wait).
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
-    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-    assert!(libc::WIFEXITED(status), "swath {args:?} was killed: status {status}");
-    (ok, usage.ru_maxrss as u64 * 1024)
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_swath"));
+    cmd.args(args).arg(file).stderr(Stdio::null());
+    let (code, peak) = common::exit_code_and_peak_rss(cmd);
+    (code == 0, peak)
 }
 
 fn check(args: &[&str], file: &Path, field: u64, limit: u64) {

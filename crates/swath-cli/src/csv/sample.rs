@@ -12,7 +12,7 @@ use swath_csv::SplitSize;
 
 use super::locate::{self, IndexOpts};
 use super::CsvOpts;
-use crate::pick::{choose, seed, SplitMix};
+use crate::pick::{choose, seed, Prng};
 
 /// Print the header row and a uniform random sample of N records, in
 /// file order.
@@ -40,7 +40,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL), false)?;
     let (records, first) = locate::data_records(&plan, &args.opts);
-    let mut rng = SplitMix::new(seed(args.seed));
+    let mut rng = Prng::new(seed(args.seed));
     let chosen: Vec<u64> =
         choose(records, args.count, &mut rng).into_iter().map(|x| x + first).collect();
     // The chosen records of each split that holds some.

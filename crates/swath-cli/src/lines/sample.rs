@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use swath::index::{load_index, IndexKind, Loaded};
 
-use crate::pick::{choose, seed, SplitMix};
+use crate::pick::{choose, seed, Prng};
 
 /// Print a uniform random sample of N lines, in file order.
 #[derive(Debug, clap::Args)]
@@ -59,7 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     };
     let len = index.identity.len;
-    let chosen: Vec<u64> = choose(index.records, args.count, &mut SplitMix::new(seed(args.seed)))
+    let chosen: Vec<u64> = choose(index.records, args.count, &mut Prng::new(seed(args.seed)))
         .into_iter()
         .map(|x| x + 1)
         .collect();
