@@ -227,6 +227,51 @@ fn shrank() -> io::Error {
     io::Error::new(io::ErrorKind::UnexpectedEof, "the input shrank while it was split")
 }
 
+/// Where and how `swath split` and `swath csv split` write their parts.
+#[derive(Debug, clap::Args)]
+pub struct PartsArgs {
+    /// The directory to write the parts in.
+    #[arg(short = 'o', long, default_value = ".")]
+    pub out_dir: PathBuf,
+    /// The parts' names start with this (default: the input's name
+    /// without its extension, then `_`); then a number and the input's
+    /// extension.
+    #[arg(long)]
+    pub prefix: Option<String>,
+    /// Compress the parts with gzip (`.gz`).
+    #[arg(long, conflicts_with = "zstd")]
+    pub gzip: bool,
+    /// Compress the parts with zstd (`.zst`).
+    #[arg(long)]
+    pub zstd: bool,
+}
+
+impl PartsArgs {
+    /// The compression asked for.
+    pub fn compress(&self) -> Compress {
+        Compress::from_flags(self.gzip, self.zstd)
+    }
+
+    /// The output directory, created if missing.
+    pub fn create_dir(&self) -> Result<&Path> {
+        std::fs::create_dir_all(&self.out_dir)
+            .with_context(|| format!("cannot create {}", self.out_dir.display()))?;
+        Ok(&self.out_dir)
+    }
+
+    /// The parts' name prefix and extension, for parts of `input`.
+    pub fn names(&self, input: &Path) -> (String, String) {
+        let ext =
+            input.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+        let ext = format!("{ext}{}", self.compress().suffix());
+        let prefix = self.prefix.clone().unwrap_or_else(|| {
+            let stem = input.file_stem().map_or_else(|| "part".into(), |s| s.to_string_lossy());
+            format!("{stem}_")
+        });
+        (prefix, ext)
+    }
+}
+
 /// A part's name: `DIR/PREFIX0001.EXT` with as many digits as the count
 /// needs (at least 4).
 pub fn part_path(dir: &Path, prefix: &str, i: usize, count: usize, ext: &str) -> PathBuf {

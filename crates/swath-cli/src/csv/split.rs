@@ -6,16 +6,16 @@
 //! error with its position, and no part is left behind.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use swath_csv::split::Cut;
 use swath_csv::{SplitPlan, SplitSize};
 
 use super::locate::{self, IndexOpts};
 use super::{CsvOpts, ParOpts};
-use crate::parts::{part_path, write_parts, Compress, Part};
+use crate::parts::{part_path, write_parts, Part, PartsArgs};
 
 /// Split a CSV file into parts, each with the header row, exactly at
 /// record boundaries.
@@ -38,20 +38,8 @@ pub struct Args {
     /// Parts of about this many bytes (suffixes K, M, G).
     #[arg(long, value_parser = super::parse_size)]
     bytes: Option<usize>,
-    /// The directory to write the parts in.
-    #[arg(short = 'o', long, default_value = ".")]
-    out_dir: PathBuf,
-    /// The parts' names start with this (default: the input's name
-    /// without its extension, then `_`); then a number and the input's
-    /// extension.
-    #[arg(long)]
-    prefix: Option<String>,
-    /// Compress the parts with gzip (`.gz`).
-    #[arg(long, conflicts_with = "zstd")]
-    gzip: bool,
-    /// Compress the parts with zstd (`.zst`).
-    #[arg(long)]
-    zstd: bool,
+    #[command(flatten)]
+    out: PartsArgs,
     /// Print the parts (path, byte range, records) as JSON.
     #[arg(long)]
     json: bool,
@@ -79,16 +67,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Ok(c) => c,
         Err(e) => return Err(first_error(&args.opts, e)),
     };
-    let compress = Compress::from_flags(args.gzip, args.zstd);
-    let (prefix, ext) = names(&args);
-    std::fs::create_dir_all(&args.out_dir)
-        .with_context(|| format!("cannot create {}", args.out_dir.display()))?;
+    let compress = args.out.compress();
+    let (prefix, ext) = args.out.names(args.opts.path());
+    let out_dir = args.out.create_dir()?;
     let count = cuts.len() - 1;
     let parts: Vec<Part> = cuts
         .windows(2)
         .enumerate()
         .map(|(i, w)| Part {
-            path: part_path(&args.out_dir, &prefix, i, count, &ext),
+            path: part_path(out_dir, &prefix, i, count, &ext),
             range: if i == 0 { 0..w[1].0 } else { w[0].0..w[1].0 },
             with_prefix: i > 0,
         })
@@ -170,18 +157,6 @@ fn header_bytes(plan: &SplitPlan, opts: &CsvOpts) -> Result<Vec<u8>> {
         head.drain(..3);
     }
     Ok(head)
-}
-
-/// The parts' prefix and extension.
-fn names(args: &Args) -> (String, String) {
-    let p = args.opts.path();
-    let ext = p.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
-    let ext = format!("{ext}{}", Compress::from_flags(args.gzip, args.zstd).suffix());
-    let prefix = args.prefix.clone().unwrap_or_else(|| {
-        let stem = p.file_stem().map_or_else(|| "part".into(), |s| s.to_string_lossy());
-        format!("{stem}_")
-    });
-    (prefix, ext)
 }
 
 #[derive(serde::Serialize)]

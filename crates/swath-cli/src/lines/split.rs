@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use swath::range::Framing;
 
-use crate::parts::{part_path, write_parts, Compress, Part};
+use crate::parts::{part_path, write_parts, Part, PartsArgs};
 
 /// Split a line file into N parts at line boundaries (GNU `split -n l/N`).
 #[derive(Debug, clap::Args)]
@@ -24,19 +24,8 @@ pub struct Args {
     /// How many parts.
     #[arg(short = 'n', long)]
     parts: usize,
-    /// The directory to write the parts in.
-    #[arg(short = 'o', long, default_value = ".")]
-    out_dir: PathBuf,
-    /// The parts' names start with this (default: the input's name
-    /// without its extension, then `_`).
-    #[arg(long)]
-    prefix: Option<String>,
-    /// Compress the parts with gzip (`.gz`).
-    #[arg(long, conflicts_with = "zstd")]
-    gzip: bool,
-    /// Compress the parts with zstd (`.zst`).
-    #[arg(long)]
-    zstd: bool,
+    #[command(flatten)]
+    out: PartsArgs,
     /// Print the parts (path, byte range) as JSON.
     #[arg(long)]
     json: bool,
@@ -69,20 +58,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let file = super::regular_file(&args.file)?;
     let len = file.metadata()?.len();
-    let compress = Compress::from_flags(args.gzip, args.zstd);
-    let ext =
-        args.file.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
-    let ext = format!("{ext}{}", compress.suffix());
-    let prefix = args.prefix.clone().unwrap_or_else(|| {
-        let stem = args.file.file_stem().map_or_else(|| "part".into(), |s| s.to_string_lossy());
-        format!("{stem}_")
-    });
-    std::fs::create_dir_all(&args.out_dir)?;
+    let compress = args.out.compress();
+    let (prefix, ext) = args.out.names(&args.file);
+    let out_dir = args.out.create_dir()?;
     let parts: Vec<Part> = ranges(&file, len, args.parts)?
         .into_iter()
         .enumerate()
         .map(|(i, range)| Part {
-            path: part_path(&args.out_dir, &prefix, i, args.parts, &ext),
+            path: part_path(out_dir, &prefix, i, args.parts, &ext),
             range,
             with_prefix: false,
         })
