@@ -17,6 +17,8 @@ mod json;
 mod lab;
 mod output;
 mod shell;
+#[cfg(feature = "sql")]
+mod sql;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
@@ -32,6 +34,8 @@ enum Command {
     Csv(csv::Args),
     Gen(gen::Args),
     Lab(lab::Args),
+    #[cfg(feature = "sql")]
+    Sql(sql::Args),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
 }
@@ -43,6 +47,8 @@ fn main() -> ExitCode {
         Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
+        #[cfg(feature = "sql")]
+        Command::Sql(args) => sql::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
     };

@@ -56,12 +56,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
-/// The options every csv command shares.
+/// The options every csv command shares: the file and its dialect.
 #[derive(Debug, Clone, clap::Args)]
 pub struct CsvOpts {
     /// The file to read; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
     file: PathBuf,
+    #[command(flatten)]
+    pub dialect: DialectOpts,
+}
+
+/// The CSV dialect options (`swath csv` and `swath sql` share them).
+#[derive(Debug, Clone, clap::Args)]
+pub struct DialectOpts {
     /// Field delimiter: one ASCII character, or `tab` / `\t`.
     #[arg(short = 'd', long, default_value = ",", value_parser = parse_byte)]
     delimiter: u8,
@@ -77,7 +84,7 @@ pub struct CsvOpts {
     comment: Option<u8>,
     /// The first record is data, not a header row.
     #[arg(long)]
-    no_headers: bool,
+    pub no_headers: bool,
     /// Accept bad quoting the way the Rust `csv` crate does, instead of
     /// reporting it.
     #[arg(long)]
@@ -92,7 +99,7 @@ pub struct CsvOpts {
     max_record_size: usize,
 }
 
-impl CsvOpts {
+impl DialectOpts {
     /// A builder with these options.
     pub fn builder(&self) -> ReaderBuilder {
         let mut b = ReaderBuilder::new();
@@ -106,16 +113,23 @@ impl CsvOpts {
             .max_record_bytes(self.max_record_size);
         b
     }
+}
+
+impl CsvOpts {
+    /// A builder with these options.
+    pub fn builder(&self) -> ReaderBuilder {
+        self.dialect.builder()
+    }
 
     /// A writer in the input's dialect: the same delimiter, quote, escape
     /// and comment bytes, quoting only where needed (so the output reads
     /// back with the same options to the same records).
     pub fn writer(&self) -> WriterBuilder {
         let mut b = WriterBuilder::new();
-        b.delimiter(self.delimiter)
-            .quote(self.quote)
-            .escape(self.escape)
-            .comment(self.comment)
+        b.delimiter(self.dialect.delimiter)
+            .quote(self.dialect.quote)
+            .escape(self.dialect.escape)
+            .comment(self.dialect.comment)
             .quote_style(QuoteStyle::Necessary);
         b
     }
