@@ -144,7 +144,7 @@ fn df_error(e: DataFusionError) -> anyhow::Error {
 
 /// CSV or JSON lines to standard output, batch by batch.
 enum Sink<W: Write> {
-    Csv(swath_datafusion::datafusion::arrow::csv::Writer<BufWriter<W>>),
+    Csv(Box<swath_datafusion::datafusion::arrow::csv::Writer<BufWriter<W>>>),
     Json(swath_datafusion::datafusion::arrow::json::LineDelimitedWriter<BufWriter<W>>),
 }
 
@@ -154,11 +154,11 @@ impl<W: Write> Sink<W> {
         if json {
             Sink::Json(swath_datafusion::datafusion::arrow::json::LineDelimitedWriter::new(out))
         } else {
-            Sink::Csv(
+            Sink::Csv(Box::new(
                 swath_datafusion::datafusion::arrow::csv::WriterBuilder::new()
                     .with_header(true)
                     .build(out),
-            )
+            ))
         }
     }
 
@@ -172,7 +172,7 @@ impl<W: Write> Sink<W> {
 
     fn finish(self) -> Result<()> {
         match self {
-            Sink::Csv(w) => w.into_inner().flush()?,
+            Sink::Csv(w) => (*w).into_inner().flush()?,
             Sink::Json(mut w) => {
                 w.finish()?;
                 w.into_inner().flush()?;
