@@ -64,7 +64,7 @@ impl Dialect {
                 "no_headers" => d.no_headers = value.is_truthy()?,
                 "flexible" => d.flexible = value.is_truthy()?,
                 "lenient" => d.lenient = value.is_truthy()?,
-                "max_record_size" => d.max_record_size = size(&value)?,
+                "max_record_size" => d.max_record_size = size(&key, &value)?,
                 _ => {
                     return Err(PyTypeError::new_err(format!(
                         "unexpected keyword argument {key:?} (the CSV options are {})",
@@ -84,7 +84,7 @@ impl Dialect {
             .escape(self.escape)
             .comment(self.comment)
             .has_headers(!self.no_headers)
-            .lazy_quotes(self.lenient)
+            .lenient(self.lenient)
             .flexible(self.flexible)
             .max_record_bytes(self.max_record_size);
         b
@@ -122,10 +122,10 @@ fn parse_byte(s: &str) -> Result<u8, String> {
 
 /// A positive byte count: an int, or a str with an optional K, M or G
 /// suffix (powers of 1024), as the CLI's `--max-record-size 64M`.
-fn size(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+pub fn size(key: &str, value: &Bound<'_, PyAny>) -> PyResult<usize> {
     let bad = || {
         PyValueError::new_err(format!(
-            "max_record_size must be a positive size (like 4096, \"512K\", \"64M\"), not {value}"
+            "{key} must be a positive size (like 4096, \"512K\", \"64M\"), not {value}"
         ))
     };
     if let Ok(n) = value.extract::<u64>() {

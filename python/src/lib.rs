@@ -6,6 +6,7 @@
 //! face. Every function releases the GIL while Rust works and lets Ctrl-C
 //! through ([`interrupt`]).
 
+mod ahead;
 mod counts;
 mod dialect;
 mod errors;

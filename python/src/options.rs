@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_array::RecordBatch;
 use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::{Schema, SchemaRef};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -14,12 +14,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyCapsuleMethods, PyDict};
 use swath_arrow::{ArrowReaderBuilder, ColumnSpec, ColumnType, Infer, OnError};
 
+use crate::ahead::Batches;
 use crate::dialect::Dialect;
 use crate::errors::Failure;
 use crate::interrupt::Cancel;
-
-/// Batches handed out, from any thread.
-pub type Batches = Box<dyn RecordBatchReader + Send>;
 
 /// Everything needed to open a file as Arrow batches, read from Python
 /// arguments while the GIL is held, used on a worker thread.

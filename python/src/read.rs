@@ -44,7 +44,7 @@ pub fn scan_csv(
         let opened = opts.open(&path)?;
         Ok((opened.schema(), opened.into_batches()))
     })?;
-    Ok(CsvReader::new(schema, batches))
+    CsvReader::new(schema, batches)
 }
 
 /// _read_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=65536, **dialect)
@@ -81,18 +81,23 @@ pub fn _read_csv(
         Ok((schema, batches))
     })?;
     let it = RecordBatchIterator::new(batches.into_iter().map(Ok), schema.clone());
-    Ok(CsvReader::new(schema, Box::new(it)))
+    CsvReader::new(schema, Box::new(it))
 }
 
-/// csv_to_parquet(src, dst, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", compression="zstd", row_group_rows=1048576, **dialect)
+/// csv_to_parquet(src, dst, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", compression="zstd", row_group_rows=1048576, row_group_size=None, no_statistics=False, **dialect)
 /// --
 ///
 /// Convert a CSV file to Parquet with typed columns, decoded on every
 /// core, in file order, with flat memory. The file is written under a
 /// temporary name beside `dst` and renamed into place only when complete:
 /// an error or Ctrl-C leaves no file. Returns the number of rows written.
+///
+/// The options are `swath csv to-parquet`'s: a row group ends after
+/// `row_group_rows` rows or `row_group_size` encoded bytes (an int, or a
+/// str with K, M or G; default 128M); `no_statistics=True` leaves out the per-column
+/// min, max and null count.
 #[pyfunction]
-#[pyo3(signature = (src, dst, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", compression = "zstd", row_group_rows = 1 << 20, **dialect))]
+#[pyo3(signature = (src, dst, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", compression = "zstd", row_group_rows = 1 << 20, row_group_size = None, no_statistics = false, **dialect))]
 #[allow(clippy::too_many_arguments)]
 pub fn csv_to_parquet(
     py: Python<'_>,
@@ -106,6 +111,8 @@ pub fn csv_to_parquet(
     infer: &str,
     compression: &str,
     row_group_rows: usize,
+    row_group_size: Option<&Bound<'_, PyAny>>,
+    no_statistics: bool,
     dialect: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<u64> {
     let opts = ReadOptions::new(
@@ -128,8 +135,15 @@ pub fn csv_to_parquet(
             ))
         }
     };
-    let popts =
-        ParquetOptions { compression, row_group_rows: row_group_rows.max(1), ..Default::default() };
+    let mut popts = ParquetOptions {
+        compression,
+        row_group_rows: row_group_rows.max(1),
+        statistics: !no_statistics,
+        ..Default::default()
+    };
+    if let Some(size) = row_group_size {
+        popts.row_group_bytes = crate::dialect::size("row_group_size", size)?;
+    }
     interrupt::run(py, move |cancel| {
         let tmp = temporary_beside(&dst);
         let res = write_parquet(&opts, &src, &tmp, &popts, cancel);

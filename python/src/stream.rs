@@ -5,6 +5,7 @@
 //! flat however large the file.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use arrow_array::ffi::to_ffi;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
@@ -15,8 +16,12 @@ use pyo3::exceptions::{PyRuntimeError, PyStopIteration, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 
+use crate::ahead::{Ahead, Batches, Waited};
 use crate::errors::Failure;
-use crate::options::{arrow_failure, Batches};
+use crate::options::arrow_failure;
+
+/// How often a thread waiting in `__next__` looks for a signal.
+const POLL: Duration = Duration::from_millis(20);
 
 /// How many exported batches' buffer addresses a reader remembers (for
 /// the tests that check that consumers do not copy).
@@ -32,17 +37,19 @@ const REMEMBER: usize = 4096;
 #[pyclass(module = "swath", name = "CsvReader")]
 pub struct CsvReader {
     schema: SchemaRef,
-    batches: Mutex<Option<Batches>>,
+    batches: Mutex<Option<Ahead>>,
     exported: Arc<Mutex<Vec<usize>>>,
 }
 
 impl CsvReader {
-    /// A reader over `batches`.
-    pub fn new(schema: SchemaRef, batches: Batches) -> CsvReader {
-        CsvReader { schema, batches: Mutex::new(Some(batches)), exported: Arc::default() }
+    /// A reader over `batches`, which start decoding ahead now.
+    pub fn new(schema: SchemaRef, batches: Batches) -> PyResult<CsvReader> {
+        let ahead = Ahead::spawn(batches)
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        Ok(CsvReader { schema, batches: Mutex::new(Some(ahead)), exported: Arc::default() })
     }
 
-    fn take(&self) -> PyResult<Batches> {
+    fn take(&self) -> PyResult<Ahead> {
         self.batches
             .lock()
             .map_err(|_| PyRuntimeError::new_err("a reader thread panicked"))?
@@ -64,7 +71,7 @@ impl CsvReader {
     ) -> PyResult<Bound<'py, PyCapsule>> {
         let _ = requested_schema;
         let batches = self.take()?;
-        let recording = Recording { inner: batches, exported: self.exported.clone() };
+        let recording = Recording { inner: Box::new(batches), exported: self.exported.clone() };
         let stream = FFI_ArrowArrayStream::new(Box::new(recording));
         // The consumer moves the stream out and marks ours released; if it
         // never does, dropping the capsule releases it (FFI_ArrowArrayStream's
@@ -90,14 +97,22 @@ impl CsvReader {
     }
 
     /// The next batch as a pyarrow.RecordBatch (needs pyarrow). Waits
-    /// without the GIL; Ctrl-C is seen between batches. A CSV problem
-    /// raises CsvError with its position.
+    /// without the GIL, and Ctrl-C interrupts the wait (the reader is then
+    /// closed). A CSV problem raises CsvError with its position.
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let Some(mut batches) = self.batches.lock().ok().and_then(|mut g| g.take()) else {
             return Err(PyStopIteration::new_err(()));
         };
-        let (next, batches) = py.detach(move || (batches.next(), batches));
-        py.check_signals()?;
+        let next = loop {
+            let (waited, back) = py.detach(move || (batches.next_timeout(POLL), batches));
+            batches = back;
+            match waited {
+                Waited::Got(next) => break next,
+                // A signal handler that raises (KeyboardInterrupt) ends the
+                // read: dropping `batches` stops the decoder.
+                Waited::Timeout => py.check_signals()?,
+            }
+        };
         match next {
             None => Err(PyStopIteration::new_err(())),
             Some(Err(e)) => Err(arrow_failure(swath_arrow::Error::from(e)).into_py(py)),

@@ -57,20 +57,33 @@ def mixed_csv(tmp_path_factory):
 @pytest.fixture(scope="session")
 def big_csv(tmp_path_factory):
     """About 200 MB of `id,value,score,name` rows (one block repeated, ids
-    running on), for memory tests."""
-    path = tmp_path_factory.mktemp("big") / "big.csv"
+    running on), for memory tests; and the same rows' first 200,000 (~6 MB,
+    enough to fill every batch in flight), whose peak is the fixed cost of
+    a reading (the consumer's own setup, thread stacks) to subtract.
+    Returns (big path, its rows, small path, its rows)."""
+    d = tmp_path_factory.mktemp("big")
     block_rows = 20000
+    small_blocks = 10
+
+    def block(i):
+        return "".join(
+            f'{i + k},{(i + k) * 7 % 1000003},{(k % 1000) / 8},"name, {k % 97}"\n'
+            for k in range(block_rows)
+        )
+
+    path, small = d / "big.csv", d / "small.csv"
     target = 200 << 20
-    with open(path, "w", encoding="utf-8") as f:
+    with open(path, "w", encoding="utf-8") as f, open(small, "w", encoding="utf-8") as s:
         f.write("id,value,score,name\n")
+        s.write("id,value,score,name\n")
         i = 0
         while f.tell() < target:
-            f.write("".join(
-                f'{i + k},{(i + k) * 7 % 1000003},{(k % 1000) / 8},"name, {k % 97}"\n'
-                for k in range(block_rows)
-            ))
+            b = block(i)
+            f.write(b)
+            if i < small_blocks * block_rows:
+                s.write(b)
             i += block_rows
-    return path, i
+    return path, i, small, small_blocks * block_rows
 
 
 def swath_cli():

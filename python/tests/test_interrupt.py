@@ -52,6 +52,8 @@ def test_ctrl_c_interrupts_a_read_that_waits(tmp_path):
         "count_lines(fifo)",
         "csv_count(fifo)",
         "read_csv(fifo, schema={'a': 'int64', 'b': 'int64'})",
+        "scan_csv(fifo, schema={'a': 'int64', 'b': 'int64'}).__next__()",
+        "csv_check(fifo)",
         "csv_to_parquet(fifo, fifo + '.parquet', schema={'a': 'int64', 'b': 'int64'})",
     ]):
         code = INTERRUPTED.format(fifo=str(tmp_path / f"fifo{i}"), call=call)

@@ -7,7 +7,7 @@ mod common;
 use std::io::Write;
 
 use swath_arrow::ArrowReaderBuilder;
-use swath_lab::alloc::{stats, CountingAlloc};
+use swath_testkit::alloc::{self, stats, CountingAlloc};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -29,6 +29,7 @@ fn allocations_to_decode(rows: usize) -> (u64, usize) {
 
 #[test]
 fn allocation_count_does_not_grow_with_rows() {
+    assert!(alloc::is_installed(), "the counting allocator must be installed");
     let (small, n1) = allocations_to_decode(10_000);
     let (large, n2) = allocations_to_decode(40_000);
     assert_eq!((n1, n2), (10_000, 40_000));

@@ -47,8 +47,13 @@ struct Counted {
 }
 
 /// Run `swath count`.
-pub fn run(args: Args) -> Result<ExitCode> {
+pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
     let files = if args.files.is_empty() { vec![PathBuf::from("-")] } else { args.files.clone() };
+    let paths: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
+    // Several files print a line each as they go: that is progress enough
+    // on a terminal.
+    let several = files.len() > 1 && io::IsTerminal::is_terminal(&io::stdout());
+    let progress = crate::progress::watch(&paths, quiet, several);
     let opts = CountOptions {
         parallel: Parallel::new().threads(args.threads),
         mmap: args.mmap,
@@ -65,6 +70,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         });
         match counted {
             Ok(c) => {
+                progress.finish();
                 if !args.json {
                     writeln!(out, "{} {}", figure(&c.count, args.newlines), c.name)?;
                 }

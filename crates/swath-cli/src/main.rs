@@ -15,8 +15,13 @@ mod exit;
 mod gen;
 mod json;
 mod lab;
+mod lines;
 mod output;
+mod parts;
+mod pick;
+mod progress;
 mod shell;
+mod sidecar;
 #[cfg(feature = "sql")]
 mod sql;
 
@@ -26,6 +31,10 @@ mod sql;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No progress display on stderr (it is shown only on a terminal, for
+    /// runs longer than a second).
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -38,12 +47,16 @@ enum Command {
     Sql(sql::Args),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
+    Index(lines::index::Args),
+    Split(lines::split::Args),
+    Tail(lines::tail::Args),
+    Sample(lines::sample::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Count(args) => count::run(args),
+        Command::Count(args) => count::run(args, cli.quiet),
         Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
@@ -51,6 +64,10 @@ fn main() -> ExitCode {
         Command::Sql(args) => sql::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
+        Command::Index(args) => lines::index::run(args),
+        Command::Split(args) => lines::split::run(args),
+        Command::Tail(args) => lines::tail::run(args),
+        Command::Sample(args) => lines::sample::run(args),
     };
     match result {
         Ok(code) => code,

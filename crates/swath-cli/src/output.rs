@@ -119,6 +119,12 @@ impl AtomicFile {
         }
     }
 
+    /// The open temporary file (for `copy_file_range`, which writes at its
+    /// offset); `None` once committed.
+    pub fn as_file(&self) -> Option<&File> {
+        self.file.as_ref()
+    }
+
     /// The temporary name it is written under.
     #[cfg(test)]
     pub fn temp_path(&self) -> &Path {

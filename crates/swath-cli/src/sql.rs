@@ -14,7 +14,7 @@ use swath_datafusion::datafusion::error::DataFusionError;
 use swath_datafusion::datafusion::prelude::{SessionConfig, SessionContext};
 use swath_datafusion::{SwathCsvExt, SwathCsvOptions};
 
-use crate::csv::DialectOpts;
+use crate::csv::DialectArgs;
 
 /// Run SQL over CSV files: a file path in quotes in FROM is that file as a
 /// table (or name tables with --table). Each file is split at exact record
@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long = "table", value_name = "NAME=PATH")]
     tables: Vec<String>,
     #[command(flatten)]
-    dialect: DialectOpts,
+    dialect: DialectArgs,
     /// Write the result as CSV (a header row, then the rows).
     #[arg(long, conflicts_with = "json")]
     csv: bool,
@@ -70,7 +70,10 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
         cfg = cfg.with_repartition_file_min_size(0);
     }
     let ctx = SessionContext::new_with_config(cfg);
-    let mut opts = SwathCsvOptions::new().csv(args.dialect.builder());
+    if args.dialect.is_auto() {
+        bail!("swath sql: -d auto is not supported; give the delimiter (swath csv sniff FILE finds it)");
+    }
+    let mut opts = SwathCsvOptions::new().csv(args.dialect.builder(true));
     if let Some(s) = args.split_size {
         opts = opts.split_bytes(s);
     }

@@ -27,13 +27,8 @@ fn file(dir: &tempfile::TempDir, name: &str, data: &[u8]) -> PathBuf {
 /// subnormal and huge floats, dates, timestamps with offsets, quoted
 /// newlines, Unicode; CRLF and a BOM.
 fn generate(rows: usize) -> Vec<u8> {
-    let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = swath_testkit::Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next_u64();
     let mut out = String::from("\u{feff}id,big,score,active,day,ts,name\r\n");
     for i in 1..=rows {
         let big = match next() % 6 {

@@ -15,13 +15,8 @@ fn swath() -> Command {
 /// A deterministic file: names, cities with quoted newlines and quotes,
 /// the needle `Paris` sometimes inside a quoted multi-line field.
 fn data(rows: usize) -> Vec<u8> {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = swath_testkit::Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next_u64();
     let cities = [
         "Paris",
         "Lyon",

@@ -78,8 +78,10 @@
 
 pub mod classify;
 mod error;
+pub mod index;
 pub mod parallel;
 mod reader;
+pub mod sniff;
 pub mod split;
 pub mod typed;
 
@@ -92,7 +94,10 @@ pub use reader::builder::ReaderBuilder;
 pub use reader::config::{FieldCount, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
 pub use reader::record::{Fields, OwnedRecord, Record};
 pub use reader::{IntoRecords, Reader, Records};
-pub use split::{plan_splits, plan_splits_speculative, Split, SplitPlan, SplitReader, SplitSize};
+pub use split::{
+    plan_splits, plan_splits_checked, plan_splits_speculative, Split, SplitPlan, SplitReader,
+    SplitSize,
+};
 pub use typed::{FromField, FromRecord};
 pub mod writer;
 pub use writer::{

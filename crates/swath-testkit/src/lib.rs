@@ -5,6 +5,8 @@
 //!   allocations and bytes for the whole process and for the calling thread.
 //! - [`read`]: a reader that hands out a few bytes per `read` ([`Chunked`]),
 //!   so every buffer seam of a reader runs.
+//! - [`csv`]: generated CSV documents with quoted newlines everywhere
+//!   ([`csv_document`]), for the tests that cut files.
 //! - [`rng`]: a deterministic xorshift generator ([`Rng`]) for generated
 //!   inputs; the same seed gives the same input on every machine.
 //!
@@ -17,9 +19,11 @@
 #![deny(missing_docs)]
 
 pub mod alloc;
+pub mod csv;
 pub mod read;
 pub mod rng;
 
 pub use alloc::CountingAlloc;
+pub use csv::{csv_document, CsvShape};
 pub use read::Chunked;
 pub use rng::Rng;

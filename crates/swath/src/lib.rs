@@ -44,6 +44,7 @@ pub mod decompress;
 mod error;
 mod feed;
 mod fills;
+pub mod index;
 mod lines;
 pub mod mmap;
 pub mod parallel;

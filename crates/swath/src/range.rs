@@ -15,6 +15,15 @@ use std::os::unix::fs::FileExt;
 use crate::error::{Error, ErrorKind, Position, Result};
 
 /// The nominal ranges of `chunk` bytes (the last one shorter) covering `0..len`.
+///
+/// Nominal: their edges fall anywhere, mid-record included. The callers
+/// move each edge to a record start, by [`snap`] with a [`Framing`] for
+/// lines, or by the CSV quote-parity chain in swath-csv's split plans.
+///
+/// ```
+/// let ranges: Vec<_> = swath::range::split(10, 4).collect();
+/// assert_eq!(ranges, [0..4, 4..8, 8..10]);
+/// ```
 pub fn split(len: u64, chunk: u64) -> impl ExactSizeIterator<Item = Range<u64>> {
     let chunk = chunk.max(1);
     (0..range_count(len, chunk)).map(move |i| nth_range(len, chunk, i))

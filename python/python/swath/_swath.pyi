@@ -110,6 +110,8 @@ def csv_to_parquet(
     infer: Literal["sample", "full"] = "sample",
     compression: Literal["zstd", "snappy", "none"] = "zstd",
     row_group_rows: int = 1048576,
+    row_group_size: Union[int, str, None] = None,
+    no_statistics: bool = False,
     *,
     delimiter: str = ",",
     quote: str = '"',

@@ -21,24 +21,25 @@ pub enum Col {
     S(Vec<Option<String>>),
 }
 
-/// A deterministic generator (xorshift).
-pub struct Rng(pub u64);
+/// The shared deterministic generator, with the pick of a string that
+/// these tests use.
+pub struct Rng(swath_testkit::Rng);
 impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(swath_testkit::Rng::new(seed))
+    }
     pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0.next_u64()
     }
     pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[(self.next() % xs.len() as u64) as usize]
+        xs[self.0.index(xs.len())]
     }
 }
 
 /// `rows` records of `i,f,b,d,ts,s` with nulls, extremes, quoted newlines,
 /// Unicode; `crlf` ends lines with CRLF, `bom` starts with a UTF-8 BOM.
 pub fn generate(rows: usize, seed: u64, crlf: bool, bom: bool) -> Vec<u8> {
-    let mut r = Rng(seed | 1);
+    let mut r = Rng::new(seed | 1);
     let nl = if crlf { "\r\n" } else { "\n" };
     let mut out = String::new();
     if bom {

@@ -31,10 +31,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let n = rdr.count();
         args.par.note(&args.opts, &rdr);
         if let Ok(records) = n {
+            args.opts.finish_progress();
             writeln!(io::stdout(), "{name}: ok, {records} records")?;
             return Ok(ExitCode::SUCCESS);
         }
     }
+    // Problems are listed as they are found.
+    args.opts.finish_progress();
     let mut rdr = args.opts.open(&args.opts.builder())?;
     let mut out = BufWriter::new(io::stdout().lock());
     let (mut problems, mut records) = (0u64, 0u64);

@@ -22,6 +22,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let n = rdr.count();
     args.par.note(&args.opts, &rdr);
     let n = n?;
+    args.opts.finish_progress();
     writeln!(std::io::stdout(), "{n}")?;
     Ok(ExitCode::SUCCESS)
 }

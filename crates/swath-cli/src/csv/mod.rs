@@ -8,13 +8,22 @@ use clap::Subcommand;
 use swath::Source;
 use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 
+mod auto;
 mod check;
 mod count;
+mod frequency;
 mod head;
+mod index;
+mod locate;
+mod sample;
 mod schema;
 mod search;
 mod select;
+mod slice;
+mod sniff;
+mod split;
 mod stats;
+mod tail;
 mod to_arrow;
 mod to_json;
 mod to_parquet;
@@ -34,10 +43,17 @@ enum Cmd {
     ToJson(to_json::Args),
     Select(select::Args),
     Search(search::Args),
+    Frequency(frequency::Args),
+    Sniff(sniff::Args),
     Stats(stats::Args),
     ToParquet(to_parquet::Args),
     ToArrow(to_arrow::Args),
     Schema(schema::Args),
+    Index(index::Args),
+    Split(split::Args),
+    Slice(slice::Args),
+    Tail(tail::Args),
+    Sample(sample::Args),
 }
 
 /// Run `swath csv`.
@@ -49,29 +65,49 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::ToJson(a) => to_json::run(a),
         Cmd::Select(a) => select::run(a),
         Cmd::Search(a) => search::run(a),
+        Cmd::Frequency(a) => frequency::run(a),
+        Cmd::Sniff(a) => sniff::run(a),
         Cmd::Stats(a) => stats::run(a),
         Cmd::ToParquet(a) => to_parquet::run(a),
         Cmd::ToArrow(a) => to_arrow::run(a),
         Cmd::Schema(a) => schema::run(a),
+        Cmd::Index(a) => index::run(a),
+        Cmd::Split(a) => split::run(a),
+        Cmd::Slice(a) => slice::run(a),
+        Cmd::Tail(a) => tail::run(a),
+        Cmd::Sample(a) => sample::run(a),
     }
 }
 
-/// The options every csv command shares: the file and its dialect.
-#[derive(Debug, Clone, clap::Args)]
+/// The options every csv command shares, with `-d auto` resolved
+/// (`auto.rs`): what the commands see.
+#[derive(Debug, Clone)]
 pub struct CsvOpts {
+    args: CsvArgs,
+    /// False when `-d auto` found a file that is never quoted.
+    quoting: bool,
+    /// The progress display while the command runs (`progress.rs`).
+    progress: Option<std::sync::Arc<crate::progress::Watch>>,
+}
+
+/// The options as given.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CsvArgs {
     /// The file to read; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
     file: PathBuf,
     #[command(flatten)]
-    pub dialect: DialectOpts,
+    dialect: DialectArgs,
 }
 
-/// The CSV dialect options (`swath csv` and `swath sql` share them).
+/// The dialect options (`swath csv` and `swath sql` share them).
 #[derive(Debug, Clone, clap::Args)]
-pub struct DialectOpts {
-    /// Field delimiter: one ASCII character, or `tab` / `\t`.
-    #[arg(short = 'd', long, default_value = ",", value_parser = parse_byte)]
-    delimiter: u8,
+pub struct DialectArgs {
+    /// Field delimiter: one ASCII character, `tab` / `\t`, or `auto` (the
+    /// dialect `swath csv sniff` finds: delimiter, quote and escape; with
+    /// -v it is printed on stderr).
+    #[arg(short = 'd', long, default_value = ",", value_parser = auto::parse_delimiter)]
+    delimiter: auto::Delimiter,
     /// Quote character.
     #[arg(long, default_value = "\"", value_parser = parse_byte)]
     quote: u8,
@@ -84,7 +120,7 @@ pub struct DialectOpts {
     comment: Option<u8>,
     /// The first record is data, not a header row.
     #[arg(long)]
-    pub no_headers: bool,
+    no_headers: bool,
     /// Accept bad quoting the way the Rust `csv` crate does, instead of
     /// reporting it.
     #[arg(long)]
@@ -99,12 +135,14 @@ pub struct DialectOpts {
     max_record_size: usize,
 }
 
-impl DialectOpts {
-    /// A builder with these options.
-    pub fn builder(&self) -> ReaderBuilder {
+impl DialectArgs {
+    /// A builder with these options; `quoting` false reads quote bytes as
+    /// data (a file `-d auto` found never quoted).
+    pub fn builder(&self, quoting: bool) -> ReaderBuilder {
         let mut b = ReaderBuilder::new();
-        b.delimiter(self.delimiter)
+        b.delimiter(self.delimiter.byte())
             .quote(self.quote)
+            .quoting(quoting)
             .escape(self.escape)
             .comment(self.comment)
             .has_headers(!self.no_headers)
@@ -113,40 +151,59 @@ impl DialectOpts {
             .max_record_bytes(self.max_record_size);
         b
     }
+
+    /// `-d auto` is left to sniff (only `swath csv` resolves it).
+    pub fn is_auto(&self) -> bool {
+        self.delimiter == auto::Delimiter::Auto
+    }
 }
 
 impl CsvOpts {
     /// A builder with these options.
     pub fn builder(&self) -> ReaderBuilder {
-        self.dialect.builder()
+        self.args.dialect.builder(self.quoting)
     }
 
     /// A writer in the input's dialect: the same delimiter, quote, escape
     /// and comment bytes, quoting only where needed (so the output reads
     /// back with the same options to the same records).
     pub fn writer(&self) -> WriterBuilder {
+        let a = &self.args.dialect;
         let mut b = WriterBuilder::new();
-        b.delimiter(self.dialect.delimiter)
-            .quote(self.dialect.quote)
-            .escape(self.dialect.escape)
-            .comment(self.dialect.comment)
+        b.delimiter(a.delimiter.byte())
+            .quote(a.quote)
+            .escape(a.escape)
+            .comment(a.comment)
             .quote_style(QuoteStyle::Necessary);
         b
     }
 
+    /// Clear the progress display (before a result goes to stdout, which
+    /// may be the same terminal).
+    pub fn finish_progress(&self) {
+        if let Some(w) = &self.progress {
+            w.finish();
+        }
+    }
+
     /// Open the file with these options.
     pub fn open(&self, b: &ReaderBuilder) -> Result<Reader<Source>> {
-        b.from_path(&self.file).with_context(|| format!("cannot read {}", self.name()))
+        b.from_path(&self.args.file).with_context(|| format!("cannot read {}", self.name()))
     }
 
     /// The input's path (`-` for standard input).
     pub fn path(&self) -> &std::path::Path {
-        &self.file
+        &self.args.file
+    }
+
+    /// The first record is a header row.
+    pub fn has_headers(&self) -> bool {
+        !self.no_headers
     }
 
     /// The input's name for messages.
     pub fn name(&self) -> String {
-        self.file.display().to_string()
+        self.args.file.display().to_string()
     }
 }
 
@@ -209,7 +266,7 @@ fn parse_byte(s: &str) -> std::result::Result<u8, String> {
 }
 
 /// A positive byte count with an optional K, M, G suffix (the lab's parser).
-fn parse_size(s: &str) -> std::result::Result<usize, String> {
+pub(crate) fn parse_size(s: &str) -> std::result::Result<usize, String> {
     swath_lab::units::parse_size(s)
         .ok()
         .and_then(|n| usize::try_from(n).ok())

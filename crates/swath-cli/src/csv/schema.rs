@@ -189,6 +189,7 @@ impl Batches {
 pub fn run(args: Args) -> Result<ExitCode> {
     let b = args.arrow.builder(&args.opts, &args.par)?;
     let s = b.infer_schema(args.opts.path())?;
+    args.opts.finish_progress();
     let mut out = std::io::stdout().lock();
     if args.json {
         let cols: Vec<serde_json::Value> = s

@@ -195,15 +195,8 @@ mod tests {
 
     #[test]
     fn every_kernel_matches_the_scalar_twin() {
-        let mut seed = 0x2545f4914f6cdd1du64;
         let alphabet = b",\"\r\n\\#a \x00\xff";
-        let mut data = vec![0u8; 4096];
-        for b in data.iter_mut() {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            *b = alphabet[(seed % alphabet.len() as u64) as usize];
-        }
+        let data = swath_testkit::Rng::new(0x2545f4914f6cdd1d).bytes(4096, alphabet);
         let needles = [b',', b'"', b'\r', b'\n', b'\\'];
         for k in Kernel::available() {
             for lead in 0..BLOCK {

@@ -32,15 +32,8 @@ pub(crate) unsafe fn prefix_xor_clmul(x: u64) -> u64 {
 
 #[cfg(test)]
 /// Deterministic bytes from `alphabet` (xorshift), for the scans' tests.
-pub(crate) fn noise(len: usize, alphabet: &[u8], mut seed: u64) -> Vec<u8> {
-    (0..len)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            alphabet[(seed % alphabet.len() as u64) as usize]
-        })
-        .collect()
+pub(crate) fn noise(len: usize, alphabet: &[u8], seed: u64) -> Vec<u8> {
+    swath_testkit::Rng::new(seed).bytes(len, alphabet)
 }
 
 #[cfg(test)]
@@ -54,11 +47,9 @@ mod tests {
             eprintln!("skipped: no PCLMULQDQ on this CPU");
             return;
         }
-        let mut x = 0x9e3779b97f4a7c15u64;
+        let mut rng = swath_testkit::Rng::new(0x9e3779b97f4a7c15);
         for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             // SAFETY: checked above.
             assert_eq!(unsafe { prefix_xor_clmul(x) }, prefix_xor(x), "{x:#x}");
         }

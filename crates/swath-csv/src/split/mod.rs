@@ -44,11 +44,15 @@
 //! ```
 
 mod bridge;
+mod checked;
 mod exact;
+mod locate;
 mod reader;
 mod sequential;
 mod verify;
 
+pub use checked::plan_splits_checked;
+pub use locate::Cut;
 pub use reader::SplitReader;
 
 use std::fs::File;
@@ -114,6 +118,8 @@ pub enum PlanMethod {
     },
     /// The sequential reader, for this reason.
     Sequential(String),
+    /// A checkpoint index made earlier (each split's reader checks its end).
+    Index,
 }
 
 /// Splits of one file, with what their readers need from the top of the
@@ -252,6 +258,28 @@ impl<'a> Planner<'a> {
 }
 
 impl SplitPlan {
+    /// A plan of `splits` (already known, from an index), reading the top
+    /// of the file for the header row and the field count.
+    pub(crate) fn from_splits(
+        builder: &ReaderBuilder,
+        path: &Path,
+        splits: Vec<Split>,
+    ) -> Result<SplitPlan> {
+        builder.validate()?;
+        let with_path = |e: std::io::Error| Error::from(e).with_path(path);
+        let file = File::open(path).map_err(with_path)?;
+        let len = file.metadata().map_err(with_path)?.len();
+        let top = bridge::read_top(builder, &file, len, path)?;
+        Ok(SplitPlan {
+            builder: builder.clone(),
+            path: path.to_path_buf(),
+            len,
+            top,
+            splits,
+            method: PlanMethod::Index,
+        })
+    }
+
     /// The splits, in file order.
     pub fn splits(&self) -> &[Split] {
         &self.splits

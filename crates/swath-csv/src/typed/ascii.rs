@@ -43,7 +43,7 @@ mod tests {
 
     #[test]
     fn ascii_check_equals_the_standard_one() {
-        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut rng = swath_testkit::Rng::new(0x9e3779b97f4a7c15);
         let mut buf = [b'a'; 80];
         for n in 0..=80 {
             for hi in 0..=n {
@@ -52,10 +52,7 @@ mod tests {
                 let f = &mut buf[..n];
                 f.fill(b'a' + (n % 26) as u8);
                 if hi < n {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    f[hi] = 0x80 | (seed as u8);
+                    f[hi] = 0x80 | (rng.next_u64() as u8);
                 }
                 assert_eq!(is_ascii(f), f.is_ascii(), "n {n} hi {hi}");
                 for lead in 0..n.min(8) {

@@ -92,13 +92,8 @@ mod tests {
 
     #[test]
     fn fast_decimals_equal_the_standard_parser() {
-        let mut seed = 0x9e3779b97f4a7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = swath_testkit::Rng::new(0x9e3779b97f4a7c15);
+        let mut next = || rng.next_u64();
         let mut checked = 0;
         for _ in 0..200_000 {
             let int = next() % 10u64.pow((next() % 12) as u32 + 1);

@@ -192,13 +192,8 @@ mod tests {
 
     #[test]
     fn integers_equal_the_checked_loop_and_std() {
-        let mut seed = 0x2545f4914f6cdd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = swath_testkit::Rng::new(0x2545f4914f6cdd1d);
+        let mut next = || rng.next_u64();
         fn both<T>(s: &str)
         where
             T: Int + for<'a> FromField<'a> + std::str::FromStr + PartialEq + std::fmt::Debug,

@@ -103,20 +103,13 @@ mod tests {
 
     #[test]
     fn quoting_from_the_source_equals_quoting_in_place() {
-        let mut seed = 0x2545f4914f6cdd1du64;
+        let mut rng = swath_testkit::Rng::new(0x2545f4914f6cdd1d);
         let alphabet = b"ab\"\\,\n'x";
         for escape in [None, Some(b'\\')] {
             for quote in [b'"', b'\''] {
                 let cfg = Config::new(&Options { quote, escape, ..Options::default() });
                 for len in 0..40 {
-                    let src: Vec<u8> = (0..len)
-                        .map(|_| {
-                            seed ^= seed << 13;
-                            seed ^= seed >> 7;
-                            seed ^= seed << 17;
-                            alphabet[(seed % alphabet.len() as u64) as usize]
-                        })
-                        .collect();
+                    let src = rng.bytes(len, alphabet);
                     let mut a = b"prefix,".to_vec();
                     a.extend_from_slice(&src);
                     let mut b = a.clone();

@@ -434,11 +434,9 @@ mod tests {
             assert_eq!(ours(x), r.format(x), "{x:e}");
             assert_eq!(ours(x as f32), r.format(x as f32), "{x:e} as f32");
         }
-        let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = swath_testkit::Rng::new(0x9e37_79b9_7f4a_7c15);
         for i in 0..60_000u64 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            let s = rng.next_u64();
             let x = if i % 2 == 0 { f64::from_bits(s) } else { (s % 10_000_000_000) as f64 / 1e3 };
             assert_eq!(ours(x), r.format(x), "{:#x}", x.to_bits());
             let y = f32::from_bits(s as u32);

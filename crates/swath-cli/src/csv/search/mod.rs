@@ -93,7 +93,7 @@ impl Filter {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let matcher = Matcher::new(&args.pattern, args.literal, args.ignore_case)?;
     let spec = args.columns.as_deref().map(Spec::parse).transpose()?;
-    let headers = !args.opts.dialect.no_headers;
+    let headers = !args.opts.no_headers;
     // The header row is read here, as the first record, to resolve the
     // columns; it is data with --no-headers.
     let mut b = args.opts.builder();

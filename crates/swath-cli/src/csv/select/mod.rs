@@ -57,12 +57,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             reader: &b,
             opts: &args.opts,
             par: &args.par,
-            headers: !args.opts.dialect.no_headers,
+            headers: !args.opts.no_headers,
             output: &args.output,
         };
         job.select(rdr, wtr, &spec)?
     } else {
-        select(rdr, &mut wtr, &spec, !args.opts.dialect.no_headers)?;
+        select(rdr, &mut wtr, &spec, !args.opts.no_headers)?;
         wtr.finish().map_err(|e| e.into_error())?
     };
     out.finish().with_context(|| format!("cannot write {}", args.output.display()))?;

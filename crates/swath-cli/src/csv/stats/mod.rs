@@ -4,7 +4,7 @@
 //! min_length, max_length, cardinality).
 
 mod column;
-mod hash;
+pub(crate) mod hash;
 mod infer;
 mod render;
 
@@ -125,6 +125,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let names: Vec<String> = (0..stats.columns.len())
         .map(|i| headers.get(i).cloned().unwrap_or_else(|| (i + 1).to_string()))
         .collect();
+    args.csv.finish_progress();
     let mut out = io::stdout().lock();
     if args.json {
         render::json(&mut out, &names, &stats.columns, stats.records, cap)?;

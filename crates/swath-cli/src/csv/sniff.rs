@@ -1,0 +1,250 @@
+//! `swath csv sniff`: a file's dialect (swath-csv's sniffer: samples at
+//! exact record starts over the whole file) and its column types (the
+//! inference `swath csv schema` uses, from swath-arrow, run with the
+//! sniffed dialect).
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use swath_arrow::{ArrowReaderBuilder, ColumnType};
+use swath_csv::sniff::{Encoding, Sniffed, Sniffer};
+use swath_csv::ReaderBuilder;
+
+/// Find a CSV file's dialect: delimiter, quote and escape, header row,
+/// line end, BOM and encoding, column types, and how sure.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  swath csv sniff data.csv          a report
+  swath csv sniff --json data.csv   JSON for programs
+  swath csv count -d auto -v x.csv  any csv command reads the sniffed dialect
+
+Samples (64 KiB each) are the head and up to 16 records starts spread over
+the file, found exactly (one fast pass over the whole file for the quote
+parity). Standard input, pipes and compressed input are sniffed from
+their first 256 KiB.")]
+pub struct Args {
+    /// The file to sniff; `-` reads standard input.
+    #[arg(default_value = "-")]
+    file: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// Threads for the record-start pass (0 = all cores).
+    #[arg(short = 't', long, default_value_t = 0)]
+    threads: usize,
+}
+
+/// A column and its inferred type.
+#[derive(Serialize)]
+struct Column {
+    name: String,
+    #[serde(rename = "type")]
+    ty: &'static str,
+}
+
+/// The JSON document.
+#[derive(Serialize)]
+struct Report {
+    delimiter: String,
+    quote: Option<String>,
+    escape: &'static str,
+    has_headers: bool,
+    header_decided_by_types: usize,
+    line_end: &'static str,
+    encoding: String,
+    bom: bool,
+    not_utf8_at: Option<u64>,
+    fields: usize,
+    quotes_seen: bool,
+    confidence: f64,
+    samples: Vec<u64>,
+    records_sampled: usize,
+    disagreements: Vec<(u64, String)>,
+    columns: Option<Vec<Column>>,
+    columns_error: Option<String>,
+}
+
+/// A byte as people write it: `,`, `tab`, `space`, or `0x1f`.
+pub fn byte_name(b: u8) -> String {
+    match b {
+        b'\t' => "tab".to_string(),
+        b' ' => "space".to_string(),
+        0x21..=0x7e => (b as char).to_string(),
+        _ => format!("0x{b:02x}"),
+    }
+}
+
+/// A one-line summary, for `-d auto -v`.
+pub fn summary(s: &Sniffed) -> String {
+    let d = &s.dialect;
+    format!(
+        "delimiter {}, quote {}, escape {}, {}header, line end {}, {}, confidence {:.2}",
+        byte_name(d.delimiter),
+        d.quote.map_or("none".to_string(), byte_name),
+        if d.escape.is_some() { "backslash" } else { "doubled" },
+        if d.has_headers { "" } else { "no " },
+        d.line_end.name(),
+        s.encoding.describe(),
+        s.confidence
+    )
+}
+
+/// `swath csv sniff`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let name = args.file.display().to_string();
+    let sniffer = Sniffer::new().threads(args.threads);
+    let stream =
+        args.file.as_os_str() == "-" || !std::fs::metadata(&args.file).is_ok_and(|m| m.is_file());
+    // A stream is read once: its head serves both the dialect and the types.
+    let (sniffed, head) = if stream {
+        let mut head = Vec::new();
+        swath::Source::open(&args.file)
+            .with_context(|| format!("cannot read {name}"))?
+            .take(256 << 10)
+            .read_to_end(&mut head)
+            .with_context(|| format!("cannot read {name}"))?;
+        (sniffer.sniff_bytes(&head), Some(head))
+    } else {
+        (sniffer.sniff_path(&args.file).with_context(|| format!("cannot read {name}"))?, None)
+    };
+    let columns = types(&args, &sniffed, head.as_deref());
+    let d = &sniffed.dialect;
+    let report = Report {
+        delimiter: byte_name(d.delimiter),
+        quote: d.quote.map(byte_name),
+        escape: if d.escape.is_some() { "backslash" } else { "doubled" },
+        has_headers: d.has_headers,
+        header_decided_by_types: sniffed.header.by_types,
+        line_end: d.line_end.name(),
+        encoding: sniffed.encoding.describe(),
+        bom: matches!(
+            sniffed.encoding,
+            Encoding::Utf8 { bom: true }
+                | Encoding::NotUtf8 { bom: true, .. }
+                | Encoding::Utf16 { .. }
+                | Encoding::Utf32 { .. }
+        ),
+        not_utf8_at: match sniffed.encoding {
+            Encoding::NotUtf8 { byte, .. } => Some(byte),
+            _ => None,
+        },
+        fields: sniffed.fields,
+        quotes_seen: sniffed.quotes_seen,
+        confidence: (sniffed.confidence * 100.0).round() / 100.0,
+        samples: sniffed.samples.clone(),
+        records_sampled: sniffed.records_sampled,
+        disagreements: sniffed
+            .disagreements
+            .iter()
+            .map(|x| (x.byte, byte_name(x.delimiter)))
+            .collect(),
+        columns: columns
+            .as_ref()
+            .ok()
+            .cloned()
+            .map(|c| c.into_iter().map(|(name, ty)| Column { name, ty }).collect()),
+        columns_error: columns.as_ref().err().cloned(),
+    };
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        table(&mut out, &report, &sniffed)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The column types, as `csv schema` infers them, read with the sniffed
+/// dialect; an error is reported, not fatal (the dialect stands).
+fn types(
+    args: &Args,
+    s: &Sniffed,
+    head: Option<&[u8]>,
+) -> std::result::Result<Vec<(String, &'static str)>, String> {
+    if matches!(s.encoding, Encoding::Utf16 { .. } | Encoding::Utf32 { .. }) {
+        return Err("not inferred: swath reads UTF-8 only (convert with iconv first)".into());
+    }
+    let mut csv = ReaderBuilder::new();
+    s.dialect.configure(&mut csv);
+    let mut b = ArrowReaderBuilder::new();
+    b.csv(csv).threads(args.threads);
+    let named = |t: ColumnType| t.name();
+    match head {
+        None => b
+            .infer_schema(&args.file)
+            .map(|i| i.columns.into_iter().map(|c| (c.name, named(c.ty))).collect())
+            .map_err(|e| e.to_string()),
+        Some(bytes) => b
+            .from_reader(bytes)
+            .map(|r| {
+                r.schema()
+                    .fields()
+                    .iter()
+                    .map(|f| {
+                        let ty = ColumnType::from_data_type(f.data_type()).map_or("utf8", named);
+                        (f.name().clone(), ty)
+                    })
+                    .collect()
+            })
+            .map_err(|e| e.to_string()),
+    }
+}
+
+fn table(out: &mut impl Write, r: &Report, s: &Sniffed) -> io::Result<()> {
+    let quote = match (&r.quote, r.quotes_seen) {
+        (None, _) => "none (fields are never quoted)".to_string(),
+        (Some(q), true) => format!("{q} (quoted fields seen)"),
+        (Some(q), false) => format!("{q} (no quoted field in the samples: the default)"),
+    };
+    let header = match (r.has_headers, r.header_decided_by_types) {
+        (h, 0) => format!("{} (a guess: no column's type decides)", if h { "yes" } else { "no" }),
+        (h, n) => format!(
+            "{} (decided by {n} typed column{})",
+            if h { "yes" } else { "no" },
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    writeln!(out, "delimiter:   {}", r.delimiter)?;
+    writeln!(out, "quote:       {quote}")?;
+    writeln!(
+        out,
+        "escape:      {}",
+        if r.escape == "backslash" { "backslash (\\\")" } else { "doubled (\"\")" }
+    )?;
+    writeln!(out, "header:      {header}")?;
+    writeln!(out, "line end:    {}", r.line_end)?;
+    writeln!(out, "encoding:    {}", r.encoding)?;
+    writeln!(out, "fields:      {}", r.fields)?;
+    writeln!(
+        out,
+        "samples:     {} at exact record starts, {} records read",
+        r.samples.len(),
+        r.records_sampled
+    )?;
+    write!(out, "confidence:  {:.2}", r.confidence)?;
+    if let Some((c, rel)) = s.runner_up {
+        write!(out, " (next best: delimiter {}, {:.2} of the score)", byte_name(c.delimiter), rel)?;
+    }
+    writeln!(out)?;
+    for (byte, d) in &r.disagreements {
+        writeln!(out, "warning:     the records from byte {byte} read better with delimiter {d}")?;
+    }
+    match (&r.columns, &r.columns_error) {
+        (Some(cols), _) => {
+            writeln!(out, "columns:")?;
+            let w = cols.iter().map(|c| c.name.chars().count()).max().unwrap_or(0);
+            for c in cols {
+                writeln!(out, "  {:<w$}  {}", c.name, c.ty)?;
+            }
+        }
+        (None, Some(e)) => writeln!(out, "columns:     {e}")?,
+        (None, None) => {}
+    }
+    Ok(())
+}

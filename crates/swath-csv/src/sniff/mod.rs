@@ -1,0 +1,474 @@
+//! Sniffing a CSV file's dialect: delimiter, quote byte and escape style,
+//! header row, line terminator, byte order mark and encoding, with how
+//! sure the guess is.
+//!
+//! Samples are spread over the whole file and start at exact record
+//! starts ([`ParallelReader::record_starts`]: one SIMD pass of the quote
+//! parity), so a file whose first ten thousand rows hold no quote, or that
+//! turns from commas to semicolons half-way, is seen for what it is. Each
+//! candidate dialect ([`candidate`]) reads every sample; the best one
+//! reads records of one field count (more than one field) without a
+//! quoting error ([`score`]), into values that have types (numbers,
+//! dates: a wrong delimiter glues them into text). Equally good candidates are ranked in a
+//! fixed order: `,` tab `;` `|` `:` `^` `~` space; `"`, no quoting, `'`;
+//! doubled quotes before a backslash escape. A backslash-escape dialect
+//! breaks the quote-parity model, so it is judged on the head alone.
+//!
+//! # Examples
+//!
+//! ```
+//! use swath_csv::sniff::Sniffer;
+//!
+//! let s = Sniffer::new().sniff_bytes(b"id;name\n1;\"a;b\"\n2;c\n");
+//! assert_eq!(s.dialect.delimiter, b';');
+//! assert_eq!(s.dialect.quote, Some(b'"'));
+//! assert!(s.dialect.has_headers && s.quotes_seen);
+//! ```
+
+pub mod candidate;
+mod encoding;
+mod header;
+pub mod score;
+
+use std::io::Read;
+use std::path::Path;
+
+pub use candidate::Candidate;
+pub use encoding::Encoding;
+pub use header::HeaderGuess;
+use score::{Sample, Shape};
+
+use crate::{ParallelReader, ReaderBuilder, Result};
+
+/// How records end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// `\n`.
+    Lf,
+    /// `\r\n`.
+    CrLf,
+    /// A lone `\r` (old Mac).
+    Cr,
+    /// More than one kind (the reader takes all three).
+    Mixed,
+    /// No line end in the head (one line).
+    None,
+}
+
+impl LineEnd {
+    /// `\n`, `\r\n`, `\r`, `mixed`, `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LineEnd::Lf => "\\n",
+            LineEnd::CrLf => "\\r\\n",
+            LineEnd::Cr => "\\r",
+            LineEnd::Mixed => "mixed",
+            LineEnd::None => "none",
+        }
+    }
+
+    /// The terminators that end `bytes`'s records read with `cand`
+    /// (not the line ends inside quoted fields).
+    fn of_records(bytes: &[u8], cand: &Candidate) -> LineEnd {
+        let mut ends: Vec<usize> = Vec::new();
+        if let Ok(mut rdr) = score::builder(cand).from_reader(bytes) {
+            while let Ok(Some(r)) = rdr.next_record() {
+                ends.push(r.position().byte as usize);
+            }
+        }
+        ends.push(bytes.len());
+        let (mut lf, mut crlf, mut cr) = (false, false, false);
+        for &p in ends.iter().filter(|&&p| p > 0) {
+            match bytes[p - 1] {
+                b'\n' if p >= 2 && bytes[p - 2] == b'\r' => crlf = true,
+                b'\n' => lf = true,
+                b'\r' => cr = true,
+                _ => {}
+            }
+        }
+        match (lf, crlf, cr) {
+            (false, false, false) => LineEnd::None,
+            (true, false, false) => LineEnd::Lf,
+            (false, true, false) => LineEnd::CrLf,
+            (false, false, true) => LineEnd::Cr,
+            _ => LineEnd::Mixed,
+        }
+    }
+}
+
+/// A dialect as sniffed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dialect {
+    /// The field delimiter.
+    pub delimiter: u8,
+    /// The quote byte; `None`: fields are never quoted.
+    pub quote: Option<u8>,
+    /// Backslash escapes inside quotes; `None`: a quote is doubled.
+    pub escape: Option<u8>,
+    /// The first record is a header row.
+    pub has_headers: bool,
+    /// How records end.
+    pub line_end: LineEnd,
+}
+
+impl Dialect {
+    /// Set `b`'s delimiter, quoting, quote, escape and header row to this
+    /// dialect's.
+    pub fn configure(&self, b: &mut ReaderBuilder) {
+        b.delimiter(self.delimiter)
+            .quoting(self.quote.is_some())
+            .quote(self.quote.unwrap_or(b'"'))
+            .escape(self.escape)
+            .has_headers(self.has_headers);
+    }
+}
+
+/// A sample whose records read best with another delimiter than the
+/// file's (a file that changes dialect part-way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// Where the sample starts (an exact record start).
+    pub byte: u64,
+    /// The delimiter that reads it best.
+    pub delimiter: u8,
+}
+
+/// What [`Sniffer`] found.
+#[derive(Clone, Debug)]
+pub struct Sniffed {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// The encoding (UTF-8 checked on every byte sampled).
+    pub encoding: Encoding,
+    /// How sure, from 0 to 1: how consistently the dialect reads the
+    /// samples, less when another delimiter reads them nearly as well or
+    /// when samples disagree.
+    pub confidence: f64,
+    /// The most common number of fields per record.
+    pub fields: usize,
+    /// Whether a quoted field was seen (else the quote byte is the
+    /// default, `"`, unless its absence reads better).
+    pub quotes_seen: bool,
+    /// How the header row was decided.
+    pub header: HeaderGuess,
+    /// Where the samples start (exact record starts; the first is the
+    /// head).
+    pub samples: Vec<u64>,
+    /// Records read from the samples with the dialect.
+    pub records_sampled: usize,
+    /// Samples that read better with another delimiter.
+    pub disagreements: Vec<Disagreement>,
+    /// The best candidate with another delimiter, and its score relative
+    /// to the winner's (0 to 1).
+    pub runner_up: Option<(Candidate, f64)>,
+}
+
+/// Sniffs dialects; see the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct Sniffer {
+    sample_bytes: usize,
+    samples: usize,
+    threads: usize,
+    max_records: usize,
+}
+
+impl Default for Sniffer {
+    fn default() -> Sniffer {
+        Sniffer::new()
+    }
+}
+
+/// One candidate's reading of its samples.
+struct Reading {
+    cand: Candidate,
+    shapes: Vec<Shape>,
+    fields: usize,
+    consistency: f64,
+    score: f64,
+}
+
+impl Sniffer {
+    /// 64 KiB samples, 16 spread over the file, up to 1000 records each,
+    /// all cores for the record starts.
+    pub fn new() -> Sniffer {
+        Sniffer { sample_bytes: 64 << 10, samples: 16, threads: 0, max_records: 1000 }
+    }
+
+    /// Bytes per sample (at least 1 KiB).
+    pub fn sample_bytes(mut self, n: usize) -> Sniffer {
+        self.sample_bytes = n.max(1024);
+        self
+    }
+
+    /// Samples spread over the file besides the head.
+    pub fn samples(mut self, n: usize) -> Sniffer {
+        self.samples = n;
+        self
+    }
+
+    /// Threads for the record-start pass (0: all cores).
+    pub fn threads(mut self, n: usize) -> Sniffer {
+        self.threads = n;
+        self
+    }
+
+    /// Sniff the file at `path`; `-` (stdin), a pipe or compressed input
+    /// is sniffed from its head alone.
+    ///
+    /// # Errors
+    ///
+    /// Opening or reading the file.
+    pub fn sniff_path(&self, path: impl AsRef<Path>) -> Result<Sniffed> {
+        let path = path.as_ref();
+        let mut src = swath::Source::open(path)?;
+        let (Some(file), Some(len)) = (src.file(), src.len()) else {
+            let mut head = Vec::new();
+            (&mut src)
+                .take(4 * self.sample_bytes as u64)
+                .read_to_end(&mut head)
+                .map_err(swath::Error::from)?;
+            return Ok(self.sniff_bytes(&head));
+        };
+        let mut head = vec![0u8; self.sample_bytes.min(len as usize)];
+        let n = swath::range::read_full_at(file, &mut head, 0).map_err(swath::Error::from)?;
+        head.truncate(n);
+        let (wide, bom) = encoding::bom(&head);
+        if wide.is_some() || len as usize <= self.sample_bytes {
+            return Ok(self.sniff_bytes(&head));
+        }
+        let top = sample_at(&head, bom as u64, false);
+        let read = |quote: u8| -> Result<Vec<Sample>> {
+            let mut b =
+                score::builder(&Candidate { delimiter: b',', quote: Some(quote), escape: None });
+            b.has_headers(false);
+            let chunk = (len / (self.samples.max(1) as u64 + 1)).max(self.sample_bytes as u64);
+            let starts = ParallelReader::new(&b, path)
+                .threads(self.threads)
+                .chunk_size(chunk)
+                .record_starts()?;
+            let mut out = vec![top.clone()];
+            for p in starts.iter().skip(1) {
+                let mut buf = vec![0u8; self.sample_bytes];
+                let n = swath::range::read_full_at(file, &mut buf, p.byte)
+                    .map_err(swath::Error::from)?;
+                buf.truncate(n);
+                out.push(sample_at(&buf, p.byte, p.byte + n as u64 >= len));
+            }
+            Ok(out)
+        };
+        let double = read(b'"')?;
+        let single = if double
+            .iter()
+            .any(|s| candidate::opens_fields(&s.bytes, b'\'', candidate::DELIMITERS))
+        {
+            Some(read(b'\'')?)
+        } else {
+            None
+        };
+        Ok(self.judge(&double, single.as_deref(), bom > 0))
+    }
+
+    /// Sniff `bytes`, the head of a file (or all of it): no sample beyond.
+    pub fn sniff_bytes(&self, bytes: &[u8]) -> Sniffed {
+        let (wide, bom) = encoding::bom(bytes);
+        if let Some(enc) = wide {
+            let text = encoding::decode_wide(&bytes[bom..], &enc);
+            let mut s = self.judge(&[sample_at(&text, 0, true)], None, false);
+            s.encoding = enc;
+            return s;
+        }
+        let complete = bytes.len() < 4 * self.sample_bytes;
+        let samples = [sample_at(&bytes[bom..], bom as u64, complete)];
+        self.judge(&samples, None, bom > 0)
+    }
+
+    /// Choose among the candidates: `double` are the samples at the
+    /// record starts of `"` quoting (good for no quoting too), `single`
+    /// those of `'` when a `'` opens a field somewhere.
+    fn judge(&self, double: &[Sample], single: Option<&[Sample]>, bom: bool) -> Sniffed {
+        let all: Vec<u8> = double
+            .iter()
+            .chain(single.into_iter().flatten())
+            .flat_map(|s| s.bytes.iter().copied())
+            .collect();
+        let head = &double[0];
+        let mut readings: Vec<Reading> = candidate::candidates(&all)
+            .into_iter()
+            .map(|cand| {
+                let samples = match (cand.quote, cand.escape, single) {
+                    (_, Some(_), _) => &double[..1],
+                    (Some(b'\''), None, Some(s)) => s,
+                    _ => double,
+                };
+                self.read(cand, samples)
+            })
+            .collect();
+        // Stable: the first of equal scores stays first.
+        readings.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let best = &readings[0];
+        let samples = match (best.cand.quote, best.cand.escape, single) {
+            (_, Some(_), _) => &double[..1],
+            (Some(b'\''), None, Some(s)) => s,
+            _ => double,
+        };
+        let rival =
+            readings.iter().find(|r| r.cand.delimiter != best.cand.delimiter && r.fields >= 2);
+        let relative = |r: &Reading| if best.score > 0.0 { r.score / best.score } else { 1.0 };
+        // 1 when the next best is far behind, 1/2 when it ties.
+        let margin = |r: &Reading| 1.0 / (1.0 + relative(r).powi(4));
+        let mut confidence = match rival {
+            Some(r) if best.fields < 2 => 0.5 * best.consistency * margin(r),
+            Some(r) => best.consistency * margin(r),
+            None if best.fields >= 2 => best.consistency,
+            None => 0.5 * best.consistency,
+        };
+        let disagreements = self.disagreements(best, samples);
+        if !disagreements.is_empty() {
+            confidence *= 0.5;
+        }
+        let quotes_seen = best.cand.quote.is_some_and(|q| {
+            samples.iter().any(|s| candidate::opens_fields(&s.bytes, q, &[best.cand.delimiter]))
+        });
+        let header = self.header(&best.cand, head);
+        let encoding = samples
+            .iter()
+            .find_map(|s| encoding::first_invalid(&s.bytes, s.at, s.complete))
+            .map_or(Encoding::Utf8 { bom }, |(byte, bytes)| Encoding::NotUtf8 { byte, bytes, bom });
+        Sniffed {
+            dialect: Dialect {
+                delimiter: best.cand.delimiter,
+                quote: best.cand.quote,
+                escape: best.cand.escape,
+                has_headers: header.has_headers,
+                line_end: LineEnd::of_records(&head.bytes, &best.cand),
+            },
+            encoding,
+            confidence: confidence.clamp(0.0, 1.0),
+            fields: best.fields,
+            quotes_seen,
+            header,
+            samples: samples.iter().map(|s| s.at).collect(),
+            records_sampled: best.shapes.iter().map(|s| s.counts.len()).sum(),
+            disagreements,
+            runner_up: rival.map(|r| (r.cand, relative(r))),
+        }
+    }
+
+    fn read(&self, cand: Candidate, samples: &[Sample]) -> Reading {
+        let shapes: Vec<Shape> =
+            samples.iter().map(|s| score::shape(s, &cand, self.max_records)).collect();
+        let fields = score::modal(shapes.iter());
+        let cs: Vec<f64> = shapes.iter().filter_map(|s| score::consistency(s, fields)).collect();
+        let consistency =
+            if cs.is_empty() { 0.0 } else { cs.iter().sum::<f64>() / cs.len() as f64 };
+        // The records after the first (which may be a header row).
+        let rows = head_rows(&cand, &samples[0], 200);
+        let typed = header::typed_share(rows.get(1..).unwrap_or_default());
+        let score = score::score(consistency, fields) * (0.25 + 0.75 * typed);
+        Reading { cand, fields, consistency, score, shapes }
+    }
+
+    /// The samples that another delimiter (same quoting) reads clearly
+    /// better on their own.
+    fn disagreements(&self, best: &Reading, samples: &[Sample]) -> Vec<Disagreement> {
+        let mut out = Vec::new();
+        if samples.len() < 2 {
+            return out;
+        }
+        for s in samples {
+            let alone = |cand: Candidate| {
+                let sh = score::shape(s, &cand, self.max_records);
+                let m = score::modal([&sh].into_iter());
+                score::consistency(&sh, m).map(|c| (score::score(c, m), m))
+            };
+            let Some((mine, _)) = alone(best.cand) else { continue };
+            let better = candidate::DELIMITERS
+                .iter()
+                .filter(|&&d| d != best.cand.delimiter)
+                .find_map(|&d| {
+                    let (sc, m) = alone(Candidate { delimiter: d, ..best.cand })?;
+                    (m >= 2 && sc > mine + 0.1).then_some(d)
+                });
+            if let Some(delimiter) = better {
+                out.push(Disagreement { byte: s.at, delimiter });
+            }
+        }
+        out
+    }
+
+    /// The header guess from the head's first records.
+    fn header(&self, cand: &Candidate, head: &Sample) -> HeaderGuess {
+        let rows = head_rows(cand, head, 200);
+        match rows.split_first() {
+            Some((first, rest)) => header::guess(first, rest),
+            None => HeaderGuess { has_headers: false, by_types: 0 },
+        }
+    }
+}
+
+/// Up to `max` records of `head`, read with `cand` (until an error).
+fn head_rows(cand: &Candidate, head: &Sample, max: usize) -> Vec<Vec<Vec<u8>>> {
+    let mut rows: Vec<Vec<Vec<u8>>> = Vec::new();
+    if let Ok(mut rdr) = score::builder(cand).from_reader(&head.bytes[..]) {
+        while rows.len() < max {
+            match rdr.next_record() {
+                Ok(Some(r)) => rows.push(r.iter().map(<[u8]>::to_vec).collect()),
+                _ => break,
+            }
+        }
+    }
+    rows
+}
+
+/// A sample of `bytes` starting at file offset `at`: cut after its last
+/// line end unless it runs to the end of the file.
+fn sample_at(bytes: &[u8], at: u64, complete: bool) -> Sample {
+    let bytes = if complete {
+        bytes
+    } else {
+        match memchr::memrchr(b'\n', bytes) {
+            Some(i) => &bytes[..=i],
+            None => bytes,
+        }
+    };
+    Sample { at, bytes: bytes.to_vec(), complete }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_ends() {
+        let c = Candidate { delimiter: b',', quote: Some(b'"'), escape: None };
+        let of = |b: &[u8]| LineEnd::of_records(b, &c);
+        assert_eq!(of(b"a\nb\n"), LineEnd::Lf);
+        assert_eq!(of(b"a\r\nb\r\n"), LineEnd::CrLf);
+        assert_eq!(of(b"a\r\n\"b\nc\"\r\n"), LineEnd::CrLf);
+        assert_eq!(of(b"a\rb\r"), LineEnd::Cr);
+        assert_eq!(of(b"a\rb\n"), LineEnd::Mixed);
+        assert_eq!(of(b"a,b"), LineEnd::None);
+    }
+
+    #[test]
+    fn common_dialects_from_bytes() {
+        let s = Sniffer::new();
+        let t = s.sniff_bytes(b"a\tb\tc\n1\t2\t3\n4\t5\t6\n");
+        assert_eq!((t.dialect.delimiter, t.fields, t.dialect.has_headers), (b'\t', 3, true));
+        let p = s.sniff_bytes(b"1|x y|2.5\n2|z|3\n");
+        assert_eq!((p.dialect.delimiter, p.dialect.has_headers), (b'|', false));
+        let e = s.sniff_bytes(b"id,text\n1,\"say \\\"hi\\\", ok\"\n2,plain\n");
+        assert_eq!((e.dialect.delimiter, e.dialect.escape), (b',', Some(b'\\')));
+        let bad = s.sniff_bytes(b"a,b\n1,caf\xe9\n");
+        assert_eq!(bad.encoding, Encoding::NotUtf8 { byte: 9, bytes: vec![0xE9], bom: false });
+        let bom = s.sniff_bytes(b"\xEF\xBB\xBFa;b\n1;2\n");
+        assert_eq!((bom.encoding, bom.dialect.delimiter), (Encoding::Utf8 { bom: true }, b';'));
+        let mut u16 = vec![0xFF, 0xFE];
+        u16.extend("a;b\n1;2\n".encode_utf16().flat_map(u16::to_le_bytes));
+        let w = s.sniff_bytes(&u16);
+        assert_eq!(
+            (w.encoding, w.dialect.delimiter),
+            (Encoding::Utf16 { little_endian: true }, b';')
+        );
+    }
+}
