@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use swath_testkit::Rng;
 
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
@@ -25,21 +26,6 @@ const QUERIES: &[&str] = &[
     "SELECT id, city FROM t WHERE id % 97 = 3",
 ];
 
-/// A small deterministic generator (no dependency): xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 const CITIES: &[&str] = &["Oslo", "Rome", "Lima", "Kyiv", "Pune", "Bern"];
 
 /// A CSV file of `rows` records `id,city,score,note`. With `tricky`, about
@@ -47,7 +33,7 @@ const CITIES: &[&str] = &["Oslo", "Rome", "Lima", "Kyiv", "Pune", "Bern"];
 /// doubled quotes and delimiters, and some cities are quoted; `crlf` ends
 /// records with CRLF. Scores are quarters, so sums are exact in any order.
 fn write_csv(path: &Path, rows: usize, seed: u64, tricky: bool, crlf: bool) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let eol = if crlf { "\r\n" } else { "\n" };
     let mut s = format!("id,city,score,note{eol}");
     for id in 0..rows {
