@@ -120,6 +120,16 @@ impl ArrowReaderBuilder {
         self
     }
 
+    /// The CSV dialect.
+    pub fn csv_builder(&self) -> &ReaderBuilder {
+        &self.csv
+    }
+
+    /// The whole schema given with [`schema`](Self::schema), if any.
+    pub fn given_schema(&self) -> Option<SchemaRef> {
+        self.schema.clone()
+    }
+
     /// The CSV dialect, to change in place.
     pub fn csv_mut(&mut self) -> &mut ReaderBuilder {
         &mut self.csv

@@ -68,6 +68,7 @@ mod infer;
 mod parallel;
 mod range;
 mod reader;
+mod split;
 pub mod text;
 mod types;
 mod write;
@@ -79,6 +80,7 @@ pub use infer::{ColumnGuess, Guesses, Infer};
 pub use parallel::{ParallelArrowReader, ParallelBatches};
 pub use range::FileRange;
 pub use reader::{ArrowReader, StreamInput};
+pub use split::SplitArrowReader;
 pub use types::{parse_schema_json, parse_schema_text, ColumnSpec, ColumnType, UTC};
 pub use write::{IpcSink, ParquetCompression, ParquetOptions, ParquetSink};
 

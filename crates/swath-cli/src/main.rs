@@ -22,6 +22,8 @@ mod pick;
 mod progress;
 mod shell;
 mod sidecar;
+#[cfg(feature = "sql")]
+mod sql;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
@@ -41,6 +43,8 @@ enum Command {
     Csv(csv::Args),
     Gen(gen::Args),
     Lab(lab::Args),
+    #[cfg(feature = "sql")]
+    Sql(sql::Args),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
     Index(lines::index::Args),
@@ -56,6 +60,8 @@ fn main() -> ExitCode {
         Command::Csv(args) => csv::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
+        #[cfg(feature = "sql")]
+        Command::Sql(args) => sql::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Index(args) => lines::index::run(args),

@@ -47,6 +47,14 @@ impl std::ops::Deref for CsvOpts {
     }
 }
 
+// `opts.no_headers` and the like read through both.
+impl std::ops::Deref for CsvArgs {
+    type Target = super::DialectArgs;
+    fn deref(&self) -> &super::DialectArgs {
+        &self.dialect
+    }
+}
+
 impl Args for CsvOpts {
     fn augment_args(cmd: Command) -> Command {
         CsvArgs::augment_args(cmd)
@@ -101,16 +109,16 @@ fn resolve(mut args: CsvArgs, m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
         .sniff_path(&args.file)
         .map_err(|e| fail(format!("-d auto: cannot sniff {name}: {e}")))?;
     let d = s.dialect;
-    args.delimiter = Delimiter::Byte(d.delimiter);
+    args.dialect.delimiter = Delimiter::Byte(d.delimiter);
     let mut quoting = true;
     if !given(m, "quote") {
         match d.quote {
-            Some(q) => args.quote = q,
+            Some(q) => args.dialect.quote = q,
             None => quoting = false,
         }
     }
     if !given(m, "escape") {
-        args.escape = d.escape;
+        args.dialect.escape = d.escape;
     }
     let verbose = m.try_get_one::<bool>("verbose").ok().flatten().copied().unwrap_or(false);
     if verbose {

@@ -96,6 +96,13 @@ pub struct CsvArgs {
     /// The file to read; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
     file: PathBuf,
+    #[command(flatten)]
+    dialect: DialectArgs,
+}
+
+/// The dialect options (`swath csv` and `swath sql` share them).
+#[derive(Debug, Clone, clap::Args)]
+pub struct DialectArgs {
     /// Field delimiter: one ASCII character, `tab` / `\t`, or `auto` (the
     /// dialect `swath csv sniff` finds: delimiter, quote and escape; with
     /// -v it is printed on stderr).
@@ -128,28 +135,40 @@ pub struct CsvArgs {
     max_record_size: usize,
 }
 
+impl DialectArgs {
+    /// A builder with these options; `quoting` false reads quote bytes as
+    /// data (a file `-d auto` found never quoted).
+    pub fn builder(&self, quoting: bool) -> ReaderBuilder {
+        let mut b = ReaderBuilder::new();
+        b.delimiter(self.delimiter.byte())
+            .quote(self.quote)
+            .quoting(quoting)
+            .escape(self.escape)
+            .comment(self.comment)
+            .has_headers(!self.no_headers)
+            .lenient(self.lenient)
+            .flexible(self.flexible)
+            .max_record_bytes(self.max_record_size);
+        b
+    }
+
+    /// `-d auto` is left to sniff (only `swath csv` resolves it).
+    pub fn is_auto(&self) -> bool {
+        self.delimiter == auto::Delimiter::Auto
+    }
+}
+
 impl CsvOpts {
     /// A builder with these options.
     pub fn builder(&self) -> ReaderBuilder {
-        let a = &self.args;
-        let mut b = ReaderBuilder::new();
-        b.delimiter(a.delimiter.byte())
-            .quote(a.quote)
-            .quoting(self.quoting)
-            .escape(a.escape)
-            .comment(a.comment)
-            .has_headers(!a.no_headers)
-            .lenient(a.lenient)
-            .flexible(a.flexible)
-            .max_record_bytes(a.max_record_size);
-        b
+        self.args.dialect.builder(self.quoting)
     }
 
     /// A writer in the input's dialect: the same delimiter, quote, escape
     /// and comment bytes, quoting only where needed (so the output reads
     /// back with the same options to the same records).
     pub fn writer(&self) -> WriterBuilder {
-        let a = &self.args;
+        let a = &self.args.dialect;
         let mut b = WriterBuilder::new();
         b.delimiter(a.delimiter.byte())
             .quote(a.quote)

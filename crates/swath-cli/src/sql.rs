@@ -1,0 +1,186 @@
+//! `swath sql`: SQL over CSV files (DataFusion), each file read by swath on
+//! every core through its exact split plan, quoted newlines and all.
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Context, Result};
+use futures::StreamExt;
+use swath_datafusion::datafusion::arrow::array::RecordBatch;
+use swath_datafusion::datafusion::arrow::util::pretty::pretty_format_batches;
+use swath_datafusion::datafusion::common::TableReference;
+use swath_datafusion::datafusion::error::DataFusionError;
+use swath_datafusion::datafusion::prelude::{SessionConfig, SessionContext};
+use swath_datafusion::{SwathCsvExt, SwathCsvOptions};
+
+use crate::csv::DialectArgs;
+
+/// Run SQL over CSV files: a file path in quotes in FROM is that file as a
+/// table (or name tables with --table). Each file is split at exact record
+/// starts and read on every core; errors in a file name its record, line
+/// and byte.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  swath sql \"SELECT city, avg(score) FROM 'data.csv' GROUP BY city\"
+  swath sql --table t=data.csv \"SELECT count(*) FROM t WHERE score > 50\"
+  swath sql --table a=a.csv --table b=dir/ \"SELECT * FROM a JOIN b USING (id)\" --csv
+  swath sql -d tab \"SELECT * FROM 'x.tsv' LIMIT 5\" --json")]
+pub struct Args {
+    /// The query (DataFusion's SQL).
+    query: String,
+    /// A table: NAME=PATH, a CSV file or a directory of .csv files
+    /// (repeatable).
+    #[arg(long = "table", value_name = "NAME=PATH")]
+    tables: Vec<String>,
+    #[command(flatten)]
+    dialect: DialectArgs,
+    /// Write the result as CSV (a header row, then the rows).
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
+    /// Write the result as JSON lines (one object per row).
+    #[arg(long)]
+    json: bool,
+    /// Threads, and partitions per query (0 = all cores).
+    #[arg(short = 't', long, default_value_t = 0)]
+    threads: usize,
+    /// Bytes per split of a file's plan (tests use small ones to split
+    /// small files into many partitions).
+    #[arg(long, hide = true)]
+    split_size: Option<u64>,
+}
+
+/// Run `swath sql`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .enable_all()
+        .build()
+        .context("cannot start the query runtime")?;
+    rt.block_on(query(&args, threads))
+}
+
+async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
+    let mut cfg = SessionConfig::new().with_target_partitions(threads);
+    if args.split_size.is_some() {
+        cfg = cfg.with_repartition_file_min_size(0);
+    }
+    let ctx = SessionContext::new_with_config(cfg);
+    if args.dialect.is_auto() {
+        bail!("swath sql: -d auto is not supported; give the delimiter (swath csv sniff FILE finds it)");
+    }
+    let mut opts = SwathCsvOptions::new().csv(args.dialect.builder(true));
+    if let Some(s) = args.split_size {
+        opts = opts.split_bytes(s);
+    }
+    for t in &args.tables {
+        let (name, path) =
+            t.split_once('=').ok_or_else(|| anyhow!("--table {t:?}: expected NAME=PATH"))?;
+        register(&ctx, TableReference::bare(name), path, &opts).await?;
+    }
+    // Quoted paths in FROM: tables named by the path itself.
+    let state = ctx.state();
+    let dialect = state.config().options().sql_parser.dialect;
+    let stmt = state.sql_to_statement(&args.query, &dialect).map_err(df_error)?;
+    for r in state.resolve_table_references(&stmt).map_err(df_error)? {
+        let TableReference::Bare { table } = &r else { continue };
+        if ctx.table_exist(r.clone()).map_err(df_error)? {
+            continue;
+        }
+        if Path::new(table.as_ref()).exists() {
+            register(&ctx, r.clone(), table, &opts).await?;
+        } else if table.contains('/') || table.contains('.') {
+            bail!("cannot read {table}: no such file (a table in FROM that is a path)");
+        }
+    }
+    let df = ctx.sql(&args.query).await.map_err(df_error)?;
+    let out = io::stdout().lock();
+    if args.csv || args.json {
+        let schema = df.schema().as_arrow().clone();
+        let mut stream = df.execute_stream().await.map_err(df_error)?;
+        let mut w = Sink::new(out, args.json);
+        let mut any = false;
+        while let Some(batch) = stream.next().await {
+            w.write(&batch.map_err(df_error)?)?;
+            any = true;
+        }
+        if !any {
+            // The header row of an empty result.
+            w.write(&RecordBatch::new_empty(std::sync::Arc::new(schema)))?;
+        }
+        w.finish()?;
+    } else {
+        let batches = df.collect().await.map_err(df_error)?;
+        let table = pretty_format_batches(&batches)?;
+        let mut out = BufWriter::new(out);
+        writeln!(out, "{table}")?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn register(
+    ctx: &SessionContext,
+    name: TableReference,
+    path: &str,
+    opts: &SwathCsvOptions,
+) -> Result<()> {
+    let meta = std::fs::metadata(path).with_context(|| format!("cannot read {path}"))?;
+    // DataFusion takes a directory by its trailing slash.
+    let path =
+        if meta.is_dir() && !path.ends_with('/') { format!("{path}/") } else { path.to_string() };
+    ctx.register_swath_csv(name, &path, opts.clone()).await.map_err(df_error)
+}
+
+/// A DataFusion error as ours: a CSV error by its own message (the file,
+/// record, line and byte), others as DataFusion says them.
+fn df_error(e: DataFusionError) -> anyhow::Error {
+    if let Some(c) = swath_datafusion::csv_error(&e) {
+        return anyhow!("{c}");
+    }
+    anyhow!("{}", e.strip_backtrace())
+}
+
+/// CSV or JSON lines to standard output, batch by batch.
+enum Sink<W: Write> {
+    Csv(Box<swath_datafusion::datafusion::arrow::csv::Writer<BufWriter<W>>>),
+    Json(swath_datafusion::datafusion::arrow::json::LineDelimitedWriter<BufWriter<W>>),
+}
+
+impl<W: Write> Sink<W> {
+    fn new(out: W, json: bool) -> Sink<W> {
+        let out = BufWriter::with_capacity(1 << 20, out);
+        if json {
+            Sink::Json(swath_datafusion::datafusion::arrow::json::LineDelimitedWriter::new(out))
+        } else {
+            Sink::Csv(Box::new(
+                swath_datafusion::datafusion::arrow::csv::WriterBuilder::new()
+                    .with_header(true)
+                    .build(out),
+            ))
+        }
+    }
+
+    fn write(&mut self, b: &RecordBatch) -> Result<()> {
+        match self {
+            Sink::Csv(w) => w.write(b)?,
+            Sink::Json(w) => w.write(b)?,
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Sink::Csv(w) => (*w).into_inner().flush()?,
+            Sink::Json(mut w) => {
+                w.finish()?;
+                w.into_inner().flush()?;
+            }
+        }
+        Ok(())
+    }
+}

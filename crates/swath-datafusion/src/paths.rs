@@ -1,0 +1,23 @@
+//! Where a table's object is on the local file system, and whether it is
+//! compressed (swath decodes gzip and zstd, but cannot split them).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use datafusion::error::{DataFusionError, Result};
+
+/// The local path of an object of the local file system store.
+pub(crate) fn local_path(location: &object_store::path::Path) -> Result<PathBuf> {
+    object_store::local::LocalFileSystem::new().path_to_filesystem(location).map_err(|e| {
+        DataFusionError::Execution(format!(
+            "swath CSV tables read local files only; {location}: {e}"
+        ))
+    })
+}
+
+/// True when the file starts with a gzip or zstd magic number.
+pub(crate) fn is_compressed(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    matches!(&head[..n], [0x1f, 0x8b, ..] | [0x28, 0xb5, 0x2f, 0xfd])
+}

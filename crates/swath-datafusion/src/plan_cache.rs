@@ -1,0 +1,63 @@
+//! One exact split plan per file, made once and shared by every partition
+//! that reads a range of it (and by the statistics).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+
+use swath_csv::{plan_splits, SplitPlan, SplitSize};
+
+use crate::options::SwathCsvOptions;
+
+/// A file as it was when planned: a plan of another length or time is not
+/// this file's any more.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct FileKey {
+    path: PathBuf,
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+type Slot = Arc<OnceLock<Result<Arc<SplitPlan>, Arc<swath_csv::Error>>>>;
+
+/// Plans by file; each is made by the first partition that needs it while
+/// the others wait (the plan pass runs on every core already).
+#[derive(Debug, Default)]
+pub(crate) struct PlanCache {
+    plans: Mutex<HashMap<FileKey, Slot>>,
+}
+
+impl PlanCache {
+    fn key(path: &Path) -> Result<FileKey, swath_csv::Error> {
+        let meta =
+            std::fs::metadata(path).map_err(|e| swath_csv::Error::from(e).with_path(path))?;
+        Ok(FileKey { path: path.to_path_buf(), len: meta.len(), modified: meta.modified().ok() })
+    }
+
+    /// The plan of the file at `path` as it is now, made if need be.
+    pub(crate) fn plan(
+        &self,
+        path: &Path,
+        opts: &SwathCsvOptions,
+    ) -> Result<Arc<SplitPlan>, Arc<swath_csv::Error>> {
+        let key = Self::key(path).map_err(Arc::new)?;
+        let len = key.len;
+        let slot = {
+            let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+            plans.entry(key).or_default().clone()
+        };
+        slot.get_or_init(|| {
+            let size = SplitSize::Bytes(opts.split_bytes_for(len));
+            plan_splits(opts.csv_builder(), path, size).map(Arc::new).map_err(Arc::new)
+        })
+        .clone()
+    }
+
+    /// The plan of the file at `path` if one was made for it as it is now.
+    pub(crate) fn cached(&self, path: &Path) -> Option<Arc<SplitPlan>> {
+        let key = Self::key(path).ok()?;
+        let plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        plans.get(&key)?.get()?.as_ref().ok().cloned()
+    }
+}
