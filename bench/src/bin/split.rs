@@ -1,7 +1,8 @@
 //! Cutting and tailing a big CSV side by side: `swath csv split -n 8`
-//! against `xan split -c 8` (when on PATH), GNU `split -n l/8` (which cuts
-//! lines, so it cuts records with a quoted newline: its parts are checked
-//! and the table says how many do not read alone) and `cp` of the same file;
+//! without and with an index against `xan split -c 8` (when on PATH), GNU
+//! `split -n l/8` and `swath split -n 8` (which cut lines, so they cut
+//! records with a quoted newline: GNU's parts are checked and the table says
+//! how many do not read alone) and `cp` of the same file;
 //! then `swath csv tail -n 10` with and without an index against `xan tail
 //! -l 10` and GNU `tail -n 10` (lines, not records). On the generated 5M-row
 //! file and a variant where 20% of the rows hold a quoted newline; warm
@@ -133,6 +134,10 @@ fn split_series(
         assert_eq!(total, rows, "the parts' records are not the file's");
         format!("{} parts, {total} records", parts.len())
     };
+    // An index beside the input for the entry that uses one (made once,
+    // not timed; the others are told not to look for one).
+    let index = input.with_extension("split-bench.swathidx");
+    run_command(Command::new(swath).args(["csv", "index", "--index-file"]).arg(&index).arg(input));
     let mut entries = vec![
         Entry {
             name: "cp".into(),
@@ -152,6 +157,16 @@ fn split_series(
             cmd: Box::new(|dir: &Path| {
                 let mut c = Command::new(swath);
                 c.args(["csv", "split", "-n", "8", "--no-index", "-o"]).arg(dir).arg(input);
+                c
+            }),
+            check: Box::new(csv_parts),
+        },
+        Entry {
+            name: "swath csv split -n 8 (index)".into(),
+            cmd: Box::new(|dir: &Path| {
+                let mut c = Command::new(swath);
+                c.args(["csv", "split", "-n", "8", "--index-file"]).arg(&index);
+                c.arg("-o").arg(dir).arg(input);
                 c
             }),
             check: Box::new(csv_parts),
@@ -187,8 +202,23 @@ fn split_series(
             format!("cuts lines, not records: {broken} of {} parts do not read alone", parts.len())
         }),
     });
+    entries.push(Entry {
+        name: "swath split -n 8 (lines)".into(),
+        cmd: Box::new(|dir: &Path| {
+            let mut c = Command::new(swath);
+            c.args(["split", "-n", "8", "-o"]).arg(dir).arg(input);
+            c
+        }),
+        check: Box::new(|dir: &Path, _: &[u8]| {
+            let parts = files_in(dir);
+            let len: u64 = parts.iter().map(|p| std::fs::metadata(p).expect("part").len()).sum();
+            assert_eq!(len, bytes, "swath split's parts are not the file's bytes");
+            format!("GNU's cuts (lines, not records): {} parts", parts.len())
+        }),
+    });
     let measured = interleaved(input, runs, bytes, &entries);
     print_table(&format!("Split into 8 parts: {what}"), &measured, "cp");
+    let _ = std::fs::remove_file(&index);
 }
 
 fn tail_series(

@@ -67,26 +67,48 @@ pub struct Part {
 /// are read, so a malformed record is an error with its position).
 pub type Check<'a> = &'a (dyn Fn(usize) -> Result<()> + Sync);
 
+/// A check of the whole input that runs while the parts are written (a
+/// validating pass over the file): the parts stand only if it passes.
+pub type Alongside<'a> = &'a (dyn Fn() -> Result<()> + Sync);
+
+/// How the parts' bytes are checked.
+#[derive(Clone, Copy)]
+pub enum Checks<'a> {
+    /// Not at all (line files; a CSV file whose valid index says it
+    /// read cleanly).
+    None,
+    /// Part by part, before each is written.
+    EachPart(Check<'a>),
+    /// The whole input at once, on its own thread while the parts are
+    /// copied.
+    Alongside(Alongside<'a>),
+}
+
 /// Write `parts` of the file at `src`, each `prefix` then its range, on
-/// `threads` threads.
+/// `threads` threads, checked as `checks` says.
 ///
 /// # Errors
 ///
-/// The first part's error (in part order); every part this call wrote is
-/// then removed.
+/// The check of the whole input's error, else the first part's (in part
+/// order); every part this call wrote is then removed.
 pub fn write_parts(
     src: &Path,
     prefix: &[u8],
     parts: &[Part],
     compress: Compress,
     threads: usize,
-    check: Check<'_>,
+    checks: Checks<'_>,
 ) -> Result<()> {
     remove_on_interrupt();
     let file = File::open(src).with_context(|| format!("cannot read {}", src.display()))?;
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    // Keyed by part number + 1; the whole input's check is 0, so its error
+    // (the file's first bad record) comes first.
     let errors: Mutex<Vec<(usize, anyhow::Error)>> = Mutex::new(Vec::new());
+    let fail = |key: usize, e: anyhow::Error| {
+        errors.lock().unwrap_or_else(|e| e.into_inner()).push((key, e));
+    };
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         if i >= parts.len() || !errors.lock().is_ok_and(|e| e.is_empty()) {
@@ -94,16 +116,27 @@ pub fn write_parts(
         }
         let p = &parts[i];
         let prefix = if p.with_prefix { prefix } else { &[] };
-        match check(i).and_then(|()| write_part(&file, prefix, p, compress)) {
+        let checked = match checks {
+            Checks::EachPart(check) => check(i),
+            Checks::None | Checks::Alongside(_) => Ok(()),
+        };
+        match checked.and_then(|()| write_part(&file, prefix, p, compress)) {
             Ok(()) => {
                 register_temp(&p.path);
                 done.lock().unwrap_or_else(|e| e.into_inner()).push(p.path.clone());
             }
-            Err(e) => errors.lock().unwrap_or_else(|e| e.into_inner()).push((i, e)),
+            Err(e) => fail(i + 1, e),
         }
     };
     let threads = threads.clamp(1, parts.len().max(1));
     std::thread::scope(|s| {
+        if let Checks::Alongside(whole) = checks {
+            s.spawn(|| {
+                if let Err(e) = whole() {
+                    fail(0, e);
+                }
+            });
+        }
         for _ in 0..threads {
             s.spawn(work);
         }

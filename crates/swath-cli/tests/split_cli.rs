@@ -211,3 +211,140 @@ fn line_parts_are_gnu_splits() {
         }
     }
 }
+
+/// The parts `swath csv split FILE ARGS` writes (name and bytes, in name
+/// order), and its stderr.
+fn split_parts(file: &Path, args: &[&str]) -> (Vec<(String, Vec<u8>)>, String) {
+    let out = tempfile::tempdir().unwrap();
+    let run = swath()
+        .args(["csv", "split", "-v"])
+        .arg(file)
+        .args(args)
+        .arg("-o")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "{args:?}: {err}");
+    let parts = parts_in(out.path())
+        .iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(p).unwrap())
+        })
+        .collect();
+    (parts, err)
+}
+
+#[test]
+fn the_fast_paths_write_the_plain_paths_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let shapes = [
+        ("lf.csv", CsvShape::default()),
+        ("crlf.csv", CsvShape { crlf: true, ..CsvShape::default() }),
+        ("crlf-bom-open.csv", CsvShape { crlf: true, bom: true, no_final_newline: true }),
+        ("open.csv", CsvShape { no_final_newline: true, ..CsvShape::default() }),
+    ];
+    let cases: [&[&str]; 8] = [
+        &["-n", "1"],
+        &["-n", "2"],
+        &["-n", "7"],
+        &["-n", "33"],
+        &["--rows", "3"],
+        &["--bytes", "50"],
+        &["-n", "4", "--gzip"],
+        &["-n", "4", "--zstd"],
+    ];
+    for (seed, (name, shape)) in shapes.into_iter().enumerate() {
+        let path = dir.path().join(name);
+        std::fs::write(&path, csv_document(seed as u64 + 40, 60, shape)).unwrap();
+        for args in cases {
+            // The slow twin: each part's records read before it is copied.
+            let plain = [args, &["--each-part", "--no-index"]].concat();
+            let (want, err) = split_parts(&path, &plain);
+            assert!(err.contains("each part's records read"), "{name} {args:?}: {err}");
+            assert!(!want.is_empty());
+            // Fused: the validating count alongside the copies.
+            let (fused, err) = split_parts(&path, &[args, &["--no-index"]].concat());
+            assert!(err.contains("a validating count"), "{name} {args:?}: {err}");
+            assert!(fused == want, "{name} {args:?}: fused parts differ from the plain ones");
+        }
+        // With an index: copies only, the cuts from its checkpoints.
+        for interval in ["64", "1M"] {
+            let idx = dir.path().join(format!("{name}.{interval}.idx"));
+            swath()
+                .args(["csv", "index", "--interval", interval, "--index-file"])
+                .arg(&idx)
+                .arg(&path)
+                .assert()
+                .success();
+            for args in cases {
+                let (want, _) =
+                    split_parts(&path, &[args, &["--each-part", "--no-index"]].concat());
+                let with_index = [args, &["--index-file", idx.to_str().unwrap()]].concat();
+                let (got, err) = split_parts(&path, &with_index);
+                assert!(err.contains("plan: Index; checks: none"), "{name} {args:?}: {err}");
+                assert!(got == want, "{name} {args:?} (index every {interval}): parts differ");
+            }
+        }
+    }
+}
+
+/// The sequential reader's first error in `path`.
+fn sequential_error(path: &Path) -> String {
+    let mut rdr = ReaderBuilder::new().from_path(path).unwrap();
+    loop {
+        match rdr.next_record() {
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("no error in {}", path.display()),
+            Err(e) => break e.to_string(),
+        }
+    }
+}
+
+#[test]
+fn a_bad_record_in_the_middle_fails_every_path_and_leaves_no_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = csv_document(9, 400, CsvShape { crlf: true, ..CsvShape::default() });
+    let path = dir.path().join("mid.csv");
+    std::fs::write(&path, &good).unwrap();
+    // An index of the file as it was: stale once a middle byte changes.
+    swath().args(["csv", "index", "--interval", "64"]).arg(&path).assert().success();
+    let bad_at = |data: &[u8]| {
+        let mid = data.len() / 2;
+        mid + data[mid..].windows(2).position(|w| w == b"\n1" || w == b"\n2").unwrap() + 1
+    };
+    // A bare quote (a strict error that flips the quote parity after it),
+    // and a record with a field too many.
+    let mut bare = good.clone();
+    let at = bad_at(&bare);
+    bare[at + 1] = b'"';
+    let mut wide = good.clone();
+    let at = bad_at(&wide);
+    wide.splice(at..at, b"5,x,1,extra\r\n".iter().copied());
+    for (what, data) in [("bare quote", &bare), ("extra field", &wide)] {
+        std::fs::write(&path, data).unwrap();
+        let want = sequential_error(&path);
+        for extra in [&[][..], &["--no-index"], &["--each-part"]] {
+            for n in ["1", "2", "3", "8", "64"] {
+                let out = dir.path().join(format!("out-{n}"));
+                let run = swath()
+                    .args(["csv", "split", "-n", n])
+                    .args(extra)
+                    .arg(&path)
+                    .arg("-o")
+                    .arg(&out)
+                    .output()
+                    .unwrap();
+                let err = String::from_utf8_lossy(&run.stderr);
+                assert_eq!(run.status.code(), Some(2), "{what} {extra:?} -n {n}: {err}");
+                assert!(err.contains(&want), "{what} {extra:?} -n {n}: {err}\nwant {want}");
+                assert!(
+                    parts_in(&out).is_empty(),
+                    "{what} -n {n}: parts left: {:?}",
+                    parts_in(&out)
+                );
+            }
+        }
+    }
+}

@@ -96,6 +96,15 @@ pub enum ErrorKind {
         /// Where the reader found it (`None`: at the end of input).
         found: Option<u64>,
     },
+    /// A split ended where its plan said the next one begins, but held
+    /// another number of records than the plan said: the file changed, or
+    /// the plan was made with other settings.
+    SplitRecordsMismatch {
+        /// Records the plan says the split holds (the header row included).
+        planned: u64,
+        /// Records the reader found in it.
+        found: u64,
+    },
 }
 
 impl Error {
@@ -161,6 +170,7 @@ impl Error {
                 | ErrorKind::TooManyFields { .. }
                 | ErrorKind::UnsupportedEncoding(_)
                 | ErrorKind::SplitMismatch { .. }
+                | ErrorKind::SplitRecordsMismatch { .. }
         )
     }
 
@@ -244,6 +254,10 @@ impl fmt::Display for ErrorKind {
                     at(planned)
                 )
             }
+            ErrorKind::SplitRecordsMismatch { planned, found } => write!(
+                f,
+                "split plan disagrees with the file: the split holds {found} records, the plan says {planned} (the file changed, or the plan was made with other settings)"
+            ),
         }
     }
 }
@@ -321,5 +335,17 @@ mod tests {
         assert_eq!(short("u64"), "u64");
         assert_eq!(short("&str"), "&str");
         assert_eq!(short("(alloc::string::String, my::Type)"), "(String, Type)");
+    }
+
+    #[test]
+    fn a_split_mismatch_says_what_differs() {
+        use super::{Error, ErrorKind};
+        let at_end = Error::new(ErrorKind::SplitMismatch { planned: None, found: Some(12) });
+        assert!(at_end
+            .to_string()
+            .contains("starts at byte 12, the plan says at the end of input"));
+        let held = Error::new(ErrorKind::SplitRecordsMismatch { planned: 5, found: 4 });
+        let msg = held.to_string();
+        assert!(msg.contains("the split holds 4 records, the plan says 5"), "{msg}");
     }
 }

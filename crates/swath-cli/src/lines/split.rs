@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use swath::range::Framing;
 
-use crate::parts::{part_path, write_parts, Part, PartsArgs};
+use crate::parts::{part_path, write_parts, Checks, Part, PartsArgs};
 
 /// Split a line file into N parts at line boundaries (GNU `split -n l/N`).
 #[derive(Debug, clap::Args)]
@@ -71,7 +71,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })
         .collect();
     let threads = if args.threads == 0 { swath::parallel::available_cores() } else { args.threads };
-    write_parts(&args.file, &[], &parts, compress, threads, &|_| Ok(()))?;
+    write_parts(&args.file, &[], &parts, compress, threads, Checks::None)?;
     if args.json {
         let docs: Vec<_> = parts
             .iter()

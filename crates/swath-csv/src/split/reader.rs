@@ -135,17 +135,18 @@ impl<R: Read> SplitReader<R> {
 
     fn check_end(&mut self, found: Option<u64>) -> Result<()> {
         let held = self.held()?;
-        let mismatch = match self.expect_next {
-            Some(planned) if planned != found => Some(planned),
-            _ => match self.expect_records {
-                Some(n) if n != held => self.expect_next,
-                _ => None,
-            },
+        // Say what differs: where the next record starts, else how many
+        // records the split held (its end agreeing with the plan).
+        let kind = match (self.expect_next, self.expect_records) {
+            (Some(planned), _) if planned != found => ErrorKind::SplitMismatch { planned, found },
+            (Some(_), Some(planned)) if planned != held => {
+                ErrorKind::SplitRecordsMismatch { planned, found: held }
+            }
+            _ => return Ok(()),
         };
-        let Some(planned) = mismatch else { return Ok(()) };
         let pos = self.rdr.position();
         let at = Position::new(found.unwrap_or(pos.byte), pos.line, pos.record);
-        let mut err = Error::new(ErrorKind::SplitMismatch { planned, found }).at(at);
+        let mut err = Error::new(kind).at(at);
         if let Some(p) = self.rdr.path() {
             err = err.with_path(p);
         }
