@@ -208,7 +208,11 @@ fn the_decoder_equals_its_slow_twin() {
         if round % 5 == 4 {
             p.on_error = OnError::Null;
             p.schema = Arc::new(Schema::new(
-                p.schema.fields().iter().map(|f| f.as_ref().clone().with_nullable(true)).collect::<Vec<_>>(),
+                p.schema
+                    .fields()
+                    .iter()
+                    .map(|f| f.as_ref().clone().with_nullable(true))
+                    .collect::<Vec<_>>(),
             ));
         }
         let batch = [1, 7, 64, 1 << 20][rng.index(4)];
