@@ -1,0 +1,251 @@
+//! The decoder against its slow twin (`reference.rs`, on Arrow's
+//! builders): the same records, random and adversarial (non-ASCII and
+//! invalid UTF-8, nulls, bad values, quoted fields, CRLF, short records),
+//! give the same batches and the same errors at the same positions.
+
+use std::sync::Arc;
+
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{Field, Schema};
+use swath_csv::ReaderBuilder;
+use swath_testkit::Rng;
+
+use super::reference::ReferenceDecoder;
+use super::{Decoder, OnError, Plan};
+use crate::types::ColumnType;
+
+const TYPES: [ColumnType; 7] = [
+    ColumnType::Int64,
+    ColumnType::Float64,
+    ColumnType::Boolean,
+    ColumnType::Date32,
+    ColumnType::Timestamp,
+    ColumnType::TimestampTz,
+    ColumnType::Utf8,
+];
+
+/// A field for a column of `ty`: mostly a good value, sometimes empty, the
+/// null text, a value of another type, or bytes that are not UTF-8.
+fn field(rng: &mut Rng, ty: ColumnType, null: &[u8]) -> Vec<u8> {
+    let good: Vec<u8> = match ty {
+        ColumnType::Int64 => match rng.below(6) {
+            0 => i64::MIN.to_string(),
+            1 => i64::MAX.to_string(),
+            2 => "-0".into(),
+            3 => "9223372036854775808".into(),
+            _ => (rng.next_u64() as i64 >> rng.below(63)).to_string(),
+        }
+        .into_bytes(),
+        ColumnType::Float64 => match rng.below(6) {
+            0 => "1e308".into(),
+            1 => "-0".into(),
+            2 => "4.9e-324".into(),
+            3 => "NaN".into(),
+            _ => format!("{}.{}", rng.below(100_000) as i64 - 50_000, rng.below(1000)),
+        }
+        .into_bytes(),
+        ColumnType::Boolean => if rng.one_in(2) { "true" } else { "false" }.into(),
+        ColumnType::Date32 => {
+            format!("{:04}-{:02}-{:02}", rng.below(10_000), 1 + rng.below(12), 1 + rng.below(29))
+                .into_bytes()
+        }
+        ColumnType::Timestamp | ColumnType::TimestampTz => {
+            let tail = match rng.below(5) {
+                0 => "Z",
+                1 => "+01:00",
+                2 => "-0530",
+                3 => ".123456",
+                _ => "",
+            };
+            format!(
+                "{:04}-{:02}-{:02}{}{:02}:{:02}:{:02}{tail}",
+                rng.below(10_000),
+                1 + rng.below(12),
+                1 + rng.below(28),
+                if rng.one_in(2) { 'T' } else { ' ' },
+                rng.below(24),
+                rng.below(60),
+                rng.below(60)
+            )
+            .into_bytes()
+        }
+        ColumnType::Utf8 => match rng.below(8) {
+            0 => "Zürich".into(),
+            1 => "a,b".into(),
+            2 => "say \"hi\"".into(),
+            3 => "two\nlines".into(),
+            4 => "日本語のテキスト".into(),
+            _ => {
+                let n = rng.index(20);
+                rng.bytes(n, b"abcdefghij klmnopqrstuvwxyz")
+            }
+        },
+    };
+    match rng.below(40) {
+        0 => Vec::new(),
+        1 => null.to_vec(),
+        2 => b"x1".to_vec(),
+        3 => b"caf\xe9".to_vec(),
+        4 => {
+            let mut g = good;
+            let at = rng.index(g.len() + 1);
+            g.insert(at, 0xff);
+            g
+        }
+        5 => b"\xf0\x9f\x98".to_vec(),
+        6 => b"2024-02-30".to_vec(),
+        _ => good,
+    }
+}
+
+/// CSV text of `rows` records of `types`, quoted when it must be (and
+/// sometimes when not), LF or CRLF, a few records short.
+fn csv(rng: &mut Rng, types: &[ColumnType], rows: usize, null: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, _) in types.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(format!("c{i}").as_bytes());
+    }
+    out.extend_from_slice(b"\r\n");
+    for _ in 0..rows {
+        let n = if rng.one_in(50) { rng.index(types.len()) + 1 } else { types.len() };
+        for (i, &ty) in types[..n].iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let f = field(rng, ty, null);
+            let special = f.iter().any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
+            if special || rng.one_in(10) {
+                out.push(b'"');
+                for &b in &f {
+                    if b == b'"' {
+                        out.push(b'"');
+                    }
+                    out.push(b);
+                }
+                out.push(b'"');
+            } else {
+                out.extend_from_slice(&f);
+            }
+        }
+        out.extend_from_slice(if rng.one_in(3) { b"\r\n" } else { b"\n" });
+    }
+    out
+}
+
+/// Decode `data` with both decoders, record by record, with batches of
+/// `batch` rows; every result and batch must be the same.
+fn compare(data: &[u8], plan: &Plan, batch: usize) -> (usize, usize) {
+    let mut csv = ReaderBuilder::new();
+    csv.flexible(true);
+    let mut rdr = csv.from_reader(data).unwrap();
+    let mut fast = Decoder::new(plan);
+    let mut slow = ReferenceDecoder::new(plan);
+    let (mut rows, mut errors) = (0, 0);
+    let check = |a: RecordBatch, b: RecordBatch| {
+        assert_eq!(a, b);
+        for (x, y) in a.columns().iter().zip(b.columns()) {
+            assert_eq!(x.null_count(), y.null_count());
+            assert_eq!(x.data_type(), y.data_type());
+        }
+    };
+    loop {
+        let rec = match rdr.next_record() {
+            Ok(Some(rec)) => rec,
+            Ok(None) => break,
+            Err(e) => panic!("the generated CSV does not read: {e}"),
+        };
+        let a = fast.decode(&rec).map_err(|e| e.to_string());
+        let b = slow.decode(&rec).map_err(|e| e.to_string());
+        assert_eq!(a, b, "record {:?}", rec);
+        errors += usize::from(a.is_err());
+        rows += usize::from(a.is_ok());
+        assert_eq!(fast.rows(), slow.rows());
+        if fast.rows() == batch {
+            check(fast.finish().unwrap(), slow.finish().unwrap());
+        }
+    }
+    assert_eq!(fast.nulled, slow.nulled);
+    check(fast.finish().unwrap(), slow.finish().unwrap());
+    (rows, errors)
+}
+
+fn plan(types: &[ColumnType], projection: &[usize], nullable: bool, null: &[u8]) -> Plan {
+    let fields: Vec<Field> = projection
+        .iter()
+        .map(|&i| Field::new(format!("c{i}"), types[i].data_type(), nullable || i % 3 == 0))
+        .collect();
+    Plan {
+        schema: Arc::new(Schema::new(fields)),
+        columns: projection.iter().map(|&i| (i, types[i])).collect(),
+        null: null.to_vec(),
+        on_error: OnError::Fail,
+        batch_size: 1 << 20,
+    }
+}
+
+#[test]
+fn the_decoder_equals_its_slow_twin() {
+    let mut rng = Rng::new(0xdec0_de5);
+    let (mut rows, mut errors) = (0, 0);
+    for round in 0..60 {
+        let ncols = 1 + rng.index(9);
+        let types: Vec<ColumnType> = (0..ncols).map(|_| TYPES[rng.index(TYPES.len())]).collect();
+        let null: &[u8] = if round % 4 == 3 { b"NA" } else { b"" };
+        let n = 1 + rng.index(400);
+        let data = csv(&mut rng, &types, n, null);
+        // Every column in order; a shuffled subset with a repeat; a
+        // column past the end of some records.
+        let mut projection: Vec<usize> = (0..ncols).collect();
+        if round % 3 == 1 {
+            projection.retain(|_| rng.one_in(2));
+            projection.reverse();
+            projection.push(rng.index(ncols));
+        }
+        let mut p = plan(&types, &projection, round % 2 == 0, null);
+        if round % 5 == 4 {
+            p.on_error = OnError::Null;
+            p.schema = Arc::new(Schema::new(
+                p.schema
+                    .fields()
+                    .iter()
+                    .map(|f| f.as_ref().clone().with_nullable(true))
+                    .collect::<Vec<_>>(),
+            ));
+        }
+        let batch = [1, 7, 64, 1 << 20][rng.index(4)];
+        let (r, e) = compare(&data, &p, batch);
+        rows += r;
+        errors += e;
+    }
+    // Both outcomes were seen many times.
+    assert!(rows > 2000 && errors > 500, "{rows} rows, {errors} errors");
+}
+
+#[test]
+fn an_all_ascii_file_and_all_nulls_equal_the_slow_twin() {
+    let types = TYPES.to_vec();
+    let mut rng = Rng::new(7);
+    let mut data = b"a,b,c,d,e,f,g\n".to_vec();
+    for i in 0..300 {
+        if i % 100 < 50 {
+            data.extend_from_slice(b",,,,,,\n");
+        } else {
+            data.extend_from_slice(
+                format!(
+                    "{},{}.5,true,2024-02-29,2024-02-29 01:02:03,2024-02-29T01:02:03Z,abc{}\n",
+                    rng.next_u64() as i64,
+                    i,
+                    i
+                )
+                .as_bytes(),
+            );
+        }
+    }
+    let p = plan(&types, &(0..7).collect::<Vec<_>>(), true, b"");
+    for batch in [1, 49, 50, 51, 1000] {
+        assert_eq!(compare(&data, &p, batch), (300, 0));
+    }
+}
