@@ -57,7 +57,10 @@ enum Values {
     /// With or without a time zone, as the column's type says.
     Timestamp(Vec<i64>),
     /// `offsets` starts with 0 and has one more entry than there are values.
-    Utf8 { offsets: Vec<i32>, data: Vec<u8> },
+    Utf8 {
+        offsets: Vec<i32>,
+        data: Vec<u8>,
+    },
 }
 
 impl Values {
@@ -199,7 +202,8 @@ impl Column {
             Values::Float64(v) => primitive::<Float64Type>(v, nulls),
             Values::Date32(v) => primitive::<Date32Type>(v, nulls),
             Values::Timestamp(v) => {
-                let a = PrimitiveArray::<TimestampMicrosecondType>::new(ScalarBuffer::from(v), nulls);
+                let a =
+                    PrimitiveArray::<TimestampMicrosecondType>::new(ScalarBuffer::from(v), nulls);
                 if self.ty == ColumnType::TimestampTz {
                     Arc::new(a.with_timezone(UTC))
                 } else {

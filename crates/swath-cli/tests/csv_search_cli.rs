@@ -149,6 +149,30 @@ fn errors_are_the_sequential_reads_at_every_thread_count() {
 }
 
 #[test]
+fn no_headers_on_a_file_counts_the_first_record_once() {
+    // The parallel path reads a file from its start: the first record,
+    // already handled as data, must not be counted or written again.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nh.csv");
+    std::fs::write(&path, "a,b\nc,d\na,x\n").unwrap();
+    for threads in ["1", "2"] {
+        let run = |extra: &[&str]| {
+            let out = swath()
+                .args(["csv", "search", "--no-headers", "-t", threads, "--chunk-size", "4"])
+                .args(extra)
+                .arg("a")
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout).unwrap()
+        };
+        assert_eq!(run(&[]), "a,b\na,x\n", "-t {threads}");
+        assert_eq!(run(&["-c"]).trim(), "2", "-t {threads}");
+    }
+}
+
+#[test]
 fn no_headers_searches_the_first_record_and_stdin_works() {
     let out = swath()
         .args(["csv", "search", "--no-headers", "-s", "2", "b"])

@@ -122,10 +122,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             wtr.write_record(first.iter())?;
         }
     }
-    let header_at = headers.then(|| first.position().byte);
+    // The first record is handled above, header row or data: the
+    // parallel pass, which reads the file from its start, skips it.
+    let first_at = first.position().byte;
     if args.par.parallel_input(&args.opts) {
         drop(rdr);
-        let job = parallel::Job { filter: &filter, header_at, count_only: args.count };
+        let job = parallel::Job { filter: &filter, first_at, count_only: args.count };
         let mut out = wtr.finish().map_err(|e| e.into_error())?;
         let prdr = args.par.reader(&args.opts, &b);
         let (prdr, n) = job

@@ -23,9 +23,9 @@ const PRIME: &[u8] = b"x\n";
 /// One parallel search.
 pub struct Job<'a> {
     pub filter: &'a Filter,
-    /// The header row's byte, when the first record is one (written, or
-    /// skipped, by the caller).
-    pub header_at: Option<u64>,
+    /// The first record's byte: the header row or a data record, it is
+    /// the caller's (written, or skipped), never the chunks'.
+    pub first_at: u64,
     /// Count only; write nothing.
     pub count_only: bool,
 }
@@ -58,7 +58,7 @@ impl Job<'_> {
                     w
                 });
                 while let Some(rec) = recs.next_record()? {
-                    if Some(rec.position().byte) == self.header_at || !self.filter.keeps(&rec) {
+                    if rec.position().byte == self.first_at || !self.filter.keeps(&rec) {
                         continue;
                     }
                     found.n += 1;
