@@ -188,7 +188,7 @@ fn plan(types: &[ColumnType], projection: &[usize], nullable: bool, null: &[u8])
 
 #[test]
 fn the_decoder_equals_its_slow_twin() {
-    let mut rng = Rng::new(0xdec0_de5);
+    let mut rng = Rng::new(0x0dec_0de5);
     let (mut rows, mut errors) = (0, 0);
     for round in 0..60 {
         let ncols = 1 + rng.index(9);
