@@ -122,18 +122,25 @@ fn main() {
                 answer: csv_records,
                 note: "its default threads".into(),
             });
-            let mut c = Command::new(xan);
-            c.arg("grep");
-            if !literal_mode {
-                c.arg("-r");
+            // `xan grep` came after xan 0.61; left out where it is missing.
+            let has_grep = Command::new(xan)
+                .args(["grep", "--help"])
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if has_grep {
+                let mut c = Command::new(xan);
+                c.arg("grep");
+                if !literal_mode {
+                    c.arg("-r");
+                }
+                c.arg(pattern).arg(&path);
+                tools.push(Tool {
+                    name: "xan grep".into(),
+                    cmd: c,
+                    answer: csv_records,
+                    note: "whole rows, quotes included".into(),
+                });
             }
-            c.arg(pattern).arg(&path);
-            tools.push(Tool {
-                name: "xan grep".into(),
-                cmd: c,
-                answer: csv_records,
-                note: "whole rows, quotes included".into(),
-            });
         }
         if let Some(rg) = &rg {
             let mut c = Command::new(rg);
