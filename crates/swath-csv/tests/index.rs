@@ -134,20 +134,65 @@ fn an_index_reads_back_and_fits_until_the_file_changes() {
     set_mtime(mtime);
     assert!(stale("append").contains("bytes now"));
 
-    // Touch: the same bytes, a new time.
-    std::fs::write(&path, &data).unwrap();
+    // The same bytes written again, the time put back: the change time,
+    // which no call sets back, tells.
+    rewrite_until_ctime_moves(&path, &back, |p| std::fs::write(p, &data).unwrap());
     set_mtime(mtime);
-    assert!(matches!(plan_from_index(&b, &path, &back).unwrap(), IndexCheck::Fresh(_)));
+    assert!(stale("rewrite").contains("change time"));
+
+    // Touch: a new time.
     set_mtime(mtime + std::time::Duration::from_secs(5));
     assert!(stale("touch").contains("modified"));
 
-    // Rewrite a middle byte in place, the time put back: the hash.
-    let mut changed = data.clone();
-    let mid = changed.len() / 2;
-    changed[mid] = if changed[mid] == b'a' { b'b' } else { b'a' };
-    std::fs::write(&path, &changed).unwrap();
+    // Replaced by a copy (a new inode), the time put back.
+    let copy = dir.path().join("copy.csv");
+    std::fs::write(&copy, &data).unwrap();
+    std::fs::rename(&copy, &path).unwrap();
     set_mtime(mtime);
-    assert!(stale("middle byte").contains("64 KiB"));
+    assert!(stale("replaced").contains("inode"));
+}
+
+/// Write `path` with `write` until its change time is past the index's:
+/// the kernel stamps times from a clock that ticks every few ms, so a
+/// write right after indexing can carry the same stamp.
+fn rewrite_until_ctime_moves(path: &Path, index: &swath::index::Index, write: impl Fn(&Path)) {
+    use std::os::unix::fs::MetadataExt;
+    for _ in 0..200 {
+        write(path);
+        let m = std::fs::metadata(path).unwrap();
+        if (m.ctime(), m.ctime_nsec() as u32)
+            != (index.identity.ctime_sec, index.identity.ctime_nsec)
+        {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the file's change time did not move in 1 s of writes");
+}
+
+#[test]
+fn a_middle_rewrite_of_a_large_file_with_its_time_put_back_is_stale() {
+    // Past the two hashed 64 KiB ends: only the change time can tell.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.csv");
+    let data = csv_document(11, 8000, CsvShape::default());
+    assert!(data.len() > 4 * 64 * 1024, "{} bytes", data.len());
+    std::fs::write(&path, &data).unwrap();
+    let b = ReaderBuilder::new();
+    let index = index_csv(&b, &path, 4096).unwrap();
+    assert!(matches!(plan_from_index(&b, &path, &index).unwrap(), IndexCheck::Fresh(_)));
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let mid = data.len() as u64 / 2;
+    rewrite_until_ctime_moves(&path, &index, |p| {
+        use std::os::unix::fs::FileExt;
+        let f = std::fs::File::options().write(true).open(p).unwrap();
+        f.write_all_at(b"\"", mid).unwrap();
+    });
+    std::fs::File::options().write(true).open(&path).unwrap().set_modified(mtime).unwrap();
+    match plan_from_index(&b, &path, &index).unwrap() {
+        IndexCheck::Stale(why) => assert!(why.contains("change time"), "{why}"),
+        IndexCheck::Fresh(_) => panic!("a middle rewrite with the time put back was taken as fresh"),
+    }
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::io::{self, BufRead, Write};
 use super::{Checkpoint, FileIdentity, Index, IndexKind};
 
 /// The first line of every sidecar.
-pub const MAGIC: &str = "swath-index 1";
+pub const MAGIC: &str = "swath-index 2";
 
 /// Write `index` to `out`.
 ///
@@ -21,6 +21,8 @@ pub fn write_index(index: &Index, mut out: impl Write) -> io::Result<()> {
     writeln!(out, "kind {}", index.kind.name())?;
     writeln!(out, "file-len {}", id.len)?;
     writeln!(out, "file-mtime {}.{:09}", id.mtime_sec, id.mtime_nsec)?;
+    writeln!(out, "file-ctime {}.{:09}", id.ctime_sec, id.ctime_nsec)?;
+    writeln!(out, "file-inode {}", id.inode)?;
     writeln!(out, "file-hash fnv1a64:{:016x}", id.hash)?;
     writeln!(out, "dialect {}", index.dialect)?;
     writeln!(out, "records {}", index.records)?;
@@ -48,6 +50,12 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
     };
     let (n, magic) = next("its first line")?;
     if magic != MAGIC {
+        if let Some(v) = magic.strip_prefix("swath-index ") {
+            return Err(bad(
+                n,
+                &format!("format {v}, and this swath reads format 2: index the file again"),
+            ));
+        }
         return Err(bad(n, &format!("not a swath index (want {MAGIC:?}, found {magic:?})")));
     }
     let kind = match field(&mut next, "kind")?.as_str() {
@@ -56,11 +64,9 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
         other => return Err(bad(2, &format!("unknown kind {other:?}"))),
     };
     let len = number(&mut next, "file-len")?;
-    let (n, mtime) = keyed(&mut next, "file-mtime")?;
-    let (sec, nsec) =
-        mtime.split_once('.').ok_or_else(|| bad(n, "file-mtime is not SECS.NANOS"))?;
-    let mtime_sec: i64 = sec.parse().map_err(|_| bad(n, "file-mtime seconds"))?;
-    let mtime_nsec: u32 = nsec.parse().map_err(|_| bad(n, "file-mtime nanoseconds"))?;
+    let (mtime_sec, mtime_nsec) = time(&mut next, "file-mtime")?;
+    let (ctime_sec, ctime_nsec) = time(&mut next, "file-ctime")?;
+    let inode = number(&mut next, "file-inode")?;
     let (n, hash) = keyed(&mut next, "file-hash")?;
     let hash = hash
         .strip_prefix("fnv1a64:")
@@ -94,7 +100,8 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
     if end != "end" {
         return Err(bad(n, "no end line after the checkpoints"));
     }
-    let identity = FileIdentity { len, mtime_sec, mtime_nsec, hash };
+    let identity =
+        FileIdentity { len, mtime_sec, mtime_nsec, ctime_sec, ctime_nsec, inode, hash };
     Ok(Index { kind, identity, dialect, records, checkpoints })
 }
 
@@ -119,6 +126,16 @@ fn field(next: &mut Next<'_>, key: &str) -> io::Result<String> {
     keyed(next, key).map(|(_, v)| v)
 }
 
+/// A `key SECS.NANOS` line.
+fn time(next: &mut Next<'_>, key: &str) -> io::Result<(i64, u32)> {
+    let (n, v) = keyed(next, key)?;
+    let (sec, nsec) =
+        v.split_once('.').ok_or_else(|| bad(n, &format!("{key} is not SECS.NANOS")))?;
+    let sec = sec.parse().map_err(|_| bad(n, &format!("{key} seconds")))?;
+    let nsec = nsec.parse().map_err(|_| bad(n, &format!("{key} nanoseconds")))?;
+    Ok((sec, nsec))
+}
+
 fn number(next: &mut Next<'_>, key: &str) -> io::Result<u64> {
     let (n, v) = keyed(next, key)?;
     v.parse().map_err(|_| bad(n, &format!("{key} is not a number: {v:?}")))
@@ -131,7 +148,15 @@ mod tests {
     fn sample() -> Index {
         Index {
             kind: IndexKind::Csv,
-            identity: FileIdentity { len: 100, mtime_sec: 5, mtime_nsec: 7, hash: 0xabc },
+            identity: FileIdentity {
+                len: 100,
+                mtime_sec: 5,
+                mtime_nsec: 7,
+                ctime_sec: 6,
+                ctime_nsec: 8,
+                inode: 42,
+                hash: 0xabc,
+            },
             dialect: "delimiter=44 quote=34".to_string(),
             records: 9,
             checkpoints: vec![
@@ -158,5 +183,12 @@ mod tests {
         assert!(read_index(&b"id,name\n1,x\n"[..]).is_err());
         let shuffled = text.replace("40 4 6", "0 4 6");
         assert!(read_index(shuffled.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn an_older_format_is_named_and_not_read() {
+        let old = "swath-index 1\nkind csv\nfile-len 100\n";
+        let e = read_index(old.as_bytes()).unwrap_err().to_string();
+        assert!(e.contains("format 1") && e.contains("index the file again"), "{e}");
     }
 }

@@ -1,7 +1,11 @@
-//! What identifies a file for an index: its length, its modification time
-//! and a hash of its first and last 64 KiB. An append changes the length,
-//! a rewrite in place changes the modification time (and a rewrite of the
-//! head or tail the hash, even when the time is put back with `touch -d`).
+//! What identifies a file for an index: its length, its modification time,
+//! its inode and status-change time, and a hash of its first and last
+//! 64 KiB. An append changes the length, a rewrite in place changes the
+//! modification time; a rewrite with the modification time put back
+//! (`touch -d`) still changes the status-change time, which no system call
+//! sets back, and a file replaced by another has another inode. The hash
+//! catches what a filesystem without those times (some network or FUSE
+//! mounts) would let through at either end.
 
 use std::fs::File;
 use std::os::unix::fs::MetadataExt;
@@ -18,6 +22,12 @@ pub struct FileIdentity {
     pub mtime_sec: i64,
     /// Its modification time: nanoseconds past `mtime_sec`.
     pub mtime_nsec: u32,
+    /// Its status-change time (`st_ctime`): seconds since the Unix epoch.
+    pub ctime_sec: i64,
+    /// Its status-change time: nanoseconds past `ctime_sec`.
+    pub ctime_nsec: u32,
+    /// Its inode number.
+    pub inode: u64,
     /// FNV-1a (64-bit) of its first 64 KiB, then its last 64 KiB.
     pub hash: u64,
 }
@@ -38,8 +48,15 @@ impl FileIdentity {
             let n = crate::range::read_full_at(file, &mut buf[..want], start)?;
             h.write(&buf[..n]);
         }
-        let nsec = u32::try_from(meta.mtime_nsec()).unwrap_or(0);
-        Ok(FileIdentity { len, mtime_sec: meta.mtime(), mtime_nsec: nsec, hash: h.0 })
+        Ok(FileIdentity {
+            len,
+            mtime_sec: meta.mtime(),
+            mtime_nsec: u32::try_from(meta.mtime_nsec()).unwrap_or(0),
+            ctime_sec: meta.ctime(),
+            ctime_nsec: u32::try_from(meta.ctime_nsec()).unwrap_or(0),
+            inode: meta.ino(),
+            hash: h.0,
+        })
     }
 
     /// What differs from `now`, or `None` when nothing does.
@@ -48,6 +65,14 @@ impl FileIdentity {
             Some(format!("the file is {} bytes now, {} when indexed", now.len, self.len))
         } else if (self.mtime_sec, self.mtime_nsec) != (now.mtime_sec, now.mtime_nsec) {
             Some("the file was modified after it was indexed".to_string())
+        } else if self.inode != now.inode {
+            Some("the file was replaced by another after it was indexed (another inode)".to_string())
+        } else if (self.ctime_sec, self.ctime_nsec) != (now.ctime_sec, now.ctime_nsec) {
+            Some(
+                "the file was written or its status changed after it was indexed \
+                 (its change time differs, even where its modification time was put back)"
+                    .to_string(),
+            )
         } else if self.hash != now.hash {
             Some("the file's first or last 64 KiB changed after it was indexed".to_string())
         } else {
