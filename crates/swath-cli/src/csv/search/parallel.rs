@@ -18,7 +18,7 @@ use super::Filter;
 /// What a chunk writer is primed with (as select's): one record, so that
 /// it does not take itself for the start of the output (where a field
 /// starting with a BOM is quoted); these bytes are cut off again.
-const PRIME: &[u8] = b"x\n";
+pub const PRIME: &[u8] = b"x\n";
 
 /// One parallel search.
 pub struct Job<'a> {

@@ -1,0 +1,165 @@
+//! `csv search`'s raw-byte prefilter (parallel, a regular file) against
+//! its slow twin, the per-record path (`-t 1`: every record parsed, every
+//! chosen field matched), on random files built to break it: quoted fields
+//! with doubled quotes, quoted delimiters and newlines, CRLF, multi-byte
+//! UTF-8, a BOM inside a field, patterns that straddle two fields or a
+//! doubled quote. Output, stderr and exit status must be identical.
+
+use std::io::Write;
+
+use assert_cmd::Command;
+
+fn swath() -> Command {
+    Command::cargo_bin("swath").unwrap()
+}
+
+/// Pieces of field text: needles, their halves, the bytes that quoting
+/// changes.
+const PIECES: &[&str] = &[
+    "ab", "a", "b", ",", "\"", "\n", "\r\n", "é", "bé", "Hop", "per", "Hopper", " ", "x", "\u{feff}",
+    "ÉB", "AB",
+];
+
+/// A random CSV file of 3 columns and `rows` records, with a header row.
+fn random_file(seed: u64, rows: usize) -> Vec<u8> {
+    let mut rng = swath_testkit::Rng::new(seed);
+    let mut next = move |n: u64| rng.next_u64() % n;
+    let crlf = next(2) == 0;
+    let term = if crlf { "\r\n" } else { "\n" };
+    let mut out = format!("h1,h2,h3{term}").into_bytes();
+    for _ in 0..rows {
+        for col in 0..3 {
+            if col > 0 {
+                out.push(b',');
+            }
+            let mut text = String::new();
+            for _ in 0..next(4) {
+                text.push_str(PIECES[next(PIECES.len() as u64) as usize]);
+            }
+            let special = text.contains([',', '"', '\n', '\r']) || text.starts_with('\u{feff}');
+            if special || next(4) == 0 {
+                out.push(b'"');
+                out.extend_from_slice(text.replace('"', "\"\"").as_bytes());
+                out.push(b'"');
+            } else {
+                out.extend_from_slice(text.as_bytes());
+            }
+        }
+        out.extend_from_slice(term.as_bytes());
+    }
+    if next(3) == 0 {
+        // The last record without a terminator.
+        let t = term.len();
+        out.truncate(out.len() - t);
+    }
+    out
+}
+
+/// (arguments, whether the prefilter must be taken, -v aside).
+const CASES: &[(&[&str], bool)] = &[
+    (&["--literal", "ab"], true),
+    (&["--literal", "b,a"], true),
+    (&["--literal", "bé"], true),
+    (&["--literal", "é,"], true),
+    (&["--literal", "Hopper"], true),
+    (&["--literal", "pe"], true),
+    (&["--literal", "b\"a"], false),
+    (&["--literal", "-i", "AB"], true),
+    (&["--literal", "-i", "éb"], true),
+    (&["-i", "hopper"], true),
+    (&["a(b|é)"], true),
+    (&["b.a"], false),
+    (&["Hop+er"], true),
+    (&["ab$"], true),
+    (&["^ab"], true),
+    (&["(?i)bé"], true),
+    (&["é{2}"], true),
+    (&["x\"\"?b"], false),
+    (&["-s", "h2", "--literal", "ab"], true),
+    (&["-s", "h1,h3", "b,a"], true),
+    (&["-s", "2", "Hopper"], true),
+    (&["-v", "--literal", "ab"], true),
+];
+
+/// Run `swath csv search` with `args` on `path`: (status, stdout, stderr).
+fn run(args: &[&str], path: &std::path::Path) -> (Option<i32>, String, String) {
+    let out = swath().args(["csv", "search"]).args(args).arg(path).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn prefiltered_search_equals_the_per_record_path_on_random_files() {
+    let mut prefiltered = 0;
+    for seed in 0..6u64 {
+        let bytes = random_file(0xC0FF_EE00 + seed, 150);
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(&bytes).unwrap();
+        for (case, must_prefilter) in CASES {
+            for extra in [&[][..], &["-c"], &["-v", "-c"], &["--no-headers"]] {
+                if case.contains(&"-v") && extra.contains(&"-v") {
+                    continue;
+                }
+                let mut args: Vec<&str> = case.to_vec();
+                args.extend_from_slice(extra);
+                let mut slow_args = vec!["-t", "1"];
+                slow_args.extend_from_slice(&args);
+                let want = run(&slow_args, f.path());
+                assert_eq!(want.0, Some(0), "seed {seed} {args:?}: {}", want.2);
+                for chunk in ["11", "300", "65536"] {
+                    let mut fast_args = vec!["-t", "2", "--chunk-size", chunk];
+                    fast_args.extend_from_slice(&args);
+                    let got = run(&fast_args, f.path());
+                    assert_eq!(got, want, "seed {seed} {fast_args:?}");
+                    fast_args.push("--verbose");
+                    let noted = run(&fast_args, f.path()).2.contains("prefiltered");
+                    // -v writes every record without a match: no prefilter.
+                    let (inverted, counted) = (args.contains(&"-v"), args.contains(&"-c"));
+                    let expected = *must_prefilter && !(inverted && !counted);
+                    assert_eq!(noted, expected, "seed {seed} {fast_args:?}: prefilter taken?");
+                    prefiltered += usize::from(noted);
+                }
+            }
+        }
+    }
+    assert!(prefiltered > 100, "the prefilter was taken only {prefiltered} times");
+}
+
+#[test]
+fn bad_input_takes_the_per_record_path_and_errors_as_it() {
+    let mut bytes = random_file(7, 100);
+    bytes.extend_from_slice(b"ab,\"ab\"oops,x\nab,ab,ab\n");
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(&bytes).unwrap();
+    for args in [&["--literal", "ab"][..], &["-c", "a(b|é)"], &["-v", "-c", "ab"]] {
+        let mut slow = vec!["-t", "1"];
+        slow.extend_from_slice(args);
+        let want = run(&slow, f.path());
+        assert_eq!(want.0, Some(2), "{args:?}: {}", want.2);
+        assert!(want.2.contains("text after a closing quote"), "{}", want.2);
+        for chunk in ["17", "65536"] {
+            let mut fast = vec!["-t", "2", "--chunk-size", chunk];
+            fast.extend_from_slice(args);
+            assert_eq!(run(&fast, f.path()), want, "{fast:?}");
+        }
+    }
+}
+
+#[test]
+fn a_bom_led_field_and_no_headers_first_record_are_written_once_and_as_sequentially() {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all("abc,x\n\u{feff}abc,y\n\"a\"\"bc\",z\nabc,\"ab\nc\"\n".as_bytes()).unwrap();
+    for args in [&["--literal", "abc"][..], &["--no-headers", "--literal", "abc"], &["-c", "bc"]] {
+        let mut slow = vec!["-t", "1"];
+        slow.extend_from_slice(args);
+        let want = run(&slow, f.path());
+        let mut fast = vec!["-t", "2", "--chunk-size", "3"];
+        fast.extend_from_slice(args);
+        assert_eq!(run(&fast, f.path()), want, "{args:?}");
+    }
+    let (_, out, _) = run(&["-t", "2", "--no-headers", "--literal", "abc"], f.path());
+    assert_eq!(out, "abc,x\n\u{feff}abc,y\nabc,\"ab\nc\"\n");
+}
