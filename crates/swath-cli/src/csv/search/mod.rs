@@ -60,6 +60,10 @@ pub struct Args {
     /// The pattern is plain text, not a regex.
     #[arg(long)]
     pub literal: bool,
+    /// Parse every record, even where the raw bytes hold no literal of
+    /// the pattern (the prefilter off; same output, for comparison).
+    #[arg(long)]
+    pub no_prefilter: bool,
     #[command(flatten)]
     pub par: ParOpts,
     /// Output file, renamed into place on success; `-` for standard output.
@@ -114,6 +118,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let filter = Filter { matcher, cols, invert: args.invert_match };
     let mut found = 0u64;
+    // Whether a record is written already: then no chunk's record starts
+    // the output.
+    let started = !args.count && (headers || filter.keeps(&first));
     if headers {
         if !args.count {
             wtr.write_record(first.iter())?;
@@ -124,14 +131,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             wtr.write_record(first.iter())?;
         }
     }
+    // The first record is handled above, header row or data: the
+    // parallel pass, which reads the file from its start, skips it.
     let first_at = first.position().byte;
     if args.par.parallel_input(&args.opts) {
         drop(rdr);
         if let Some(needles) = prefilter(&args) {
             let mut prdr = args.par.reader(&args.opts, &b);
-            // A file the validating scan does not pass takes the
-            // per-record path below, which meets its error as before.
-            if let (Ok(all), Ok(starts)) = (prdr.count(), prdr.record_starts()) {
+            // Only a file the validating scan passes (a regular file, not
+            // compressed, every record checked) has raw bytes that are its
+            // records; any other takes the per-record path below, which
+            // meets its error as before. `record_starts` is one start per
+            // chunk: memory is bounded by the chunk count.
+            let all = prdr.count();
+            let scanned = matches!(prdr.mode(), swath_csv::parallel::Mode::Scanned { .. });
+            if let (Ok(all), true, Ok(starts)) = (all, scanned, prdr.record_starts()) {
                 let starts: Vec<u64> = starts.iter().map(|p| p.byte).collect();
                 // With -v -c, count the matching records and subtract.
                 let hits = Filter { invert: false, ..filter.clone() };
@@ -145,8 +159,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     threads: swath::Parallel::new().threads(args.par.threads).thread_count(),
                 };
                 let mut out = wtr.finish().map_err(|e| e.into_error())?;
+                let dialect = args.opts.writer();
+                let mut emitter = parallel::Emitter { out: &mut out, dialect: &dialect, started };
                 let n = job
-                    .run(args.opts.path(), &starts, &args.opts.writer(), &mut out)
+                    .run(args.opts.path(), &starts, &dialect, &mut emitter)
                     .with_context(|| format!("cannot write {}", args.output.display()))?
                     .with_context(|| format!("cannot read {}", args.opts.name()))?;
                 found += if args.invert_match { all.saturating_sub(1) - n } else { n };
@@ -162,8 +178,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let job = parallel::Job { filter: &filter, first_at, count_only: args.count };
         let mut out = wtr.finish().map_err(|e| e.into_error())?;
         let prdr = args.par.reader(&args.opts, &b);
+        let dialect = args.opts.writer();
+        let mut emitter = parallel::Emitter { out: &mut out, dialect: &dialect, started };
         let (prdr, n) = job
-            .run(prdr, &args.opts.writer(), &mut out)
+            .run(prdr, &dialect, &mut emitter)
             .with_context(|| format!("cannot write {}", args.output.display()))?;
         args.par.note(&args.opts, &prdr);
         found += n?;
@@ -183,7 +201,7 @@ fn prefilter(args: &Args) -> Option<needles::Needles> {
     if o.args.escape.is_some() || o.args.comment.is_some() || o.args.lenient {
         return None;
     }
-    if args.invert_match && !args.count {
+    if args.no_prefilter || (args.invert_match && !args.count) {
         return None;
     }
     let quote = o.quoting.then_some(o.args.quote);

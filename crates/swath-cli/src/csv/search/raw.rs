@@ -26,7 +26,7 @@ use memchr::{memchr2_iter, memchr3_iter};
 use swath_csv::{ReaderBuilder, WriterBuilder};
 
 use super::needles::Needles;
-use super::parallel::PRIME;
+use super::parallel::{ChunkWriter, Emitter, Found};
 use super::Filter;
 
 /// One prefiltered search of a clean regular file.
@@ -45,23 +45,17 @@ pub struct RawJob<'a> {
     pub threads: usize,
 }
 
-/// A stretch's kept records, encoded, and how many.
-#[derive(Default)]
-struct Found {
-    bytes: Vec<u8>,
-    n: u64,
-}
-
 impl RawJob<'_> {
     /// Search `path` cut at `starts` (exact record starts, ascending, the
-    /// first 0), writing kept records in `dialect` to `out`. The outer
-    /// error is `out`'s; the inner the input's, or the records kept.
+    /// first 0: one per chunk), writing kept records in `dialect` with
+    /// `emitter`. The outer error is the output's; the inner the input's,
+    /// or the records kept.
     pub fn run(
         &self,
         path: &Path,
         starts: &[u64],
         dialect: &WriterBuilder,
-        out: &mut impl Write,
+        emitter: &mut Emitter<'_, impl Write>,
     ) -> io::Result<anyhow::Result<u64>> {
         let file = match File::open(path) {
             Ok(f) => f,
@@ -104,7 +98,7 @@ impl RawJob<'_> {
                     Err(e) => return Ok(Err(e)),
                 };
                 total += found.n;
-                out.write_all(&found.bytes)?;
+                emitter.emit(&found)?;
             }
         }
         Ok(Ok(total))
@@ -125,15 +119,7 @@ impl RawJob<'_> {
         let got = swath::range::read_full_at(file, buf, a)?;
         anyhow::ensure!(got == n, "the file changed while it was read (short at byte {})", a + got as u64);
         let mut found = Found::default();
-        let mut wtr = (!self.count_only).then(|| {
-            let mut w = dialect.from_vec(Vec::new());
-            // Primed as the per-record path's chunk writers are (a record
-            // that is cut off again), so that it does not take itself for
-            // the start of the output, where a field starting with a BOM
-            // is quoted. Cannot fail: a Vec takes every byte.
-            let _ = w.write_field("x").and_then(|()| w.end_record());
-            w
-        });
+        let mut wtr = ChunkWriter::new(dialect, &mut found, self.count_only);
         let mut parity = Parity { quote: self.quote, pos: 0, inside: false, record: 0 };
         let mut done = 0usize;
         let mut err = None;
@@ -148,35 +134,30 @@ impl RawJob<'_> {
             if byte <= self.first_at {
                 return true;
             }
-            match self.keeps(&buf[start..end], byte, wtr.as_mut()) {
-                Ok(true) => found.n += 1,
-                Ok(false) => {}
+            match self.keep(&buf[start..end], byte, &mut wtr, &mut found) {
+                Ok(()) => true,
                 Err(e) => {
                     err = Some(e);
-                    return false;
+                    false
                 }
             }
-            true
         });
         if let Some(e) = err {
             return Err(e);
         }
-        if let Some(w) = wtr {
-            let mut bytes = w.into_vec().map_err(|e| anyhow::anyhow!("{e}"))?;
-            bytes.drain(..PRIME.len());
-            found.bytes = bytes;
-        }
+        wtr.finish(&mut found)?;
         Ok(found)
     }
 
     /// Parse the one record `raw` (its terminator excluded), which starts
-    /// at `byte`; whether it is kept, written to `wtr` if so.
-    fn keeps(
+    /// at `byte`; keep it in `found` if the filter does.
+    fn keep(
         &self,
         raw: &[u8],
         byte: u64,
-        wtr: Option<&mut swath_csv::Writer<Vec<u8>>>,
-    ) -> anyhow::Result<bool> {
+        wtr: &mut ChunkWriter,
+        found: &mut Found,
+    ) -> anyhow::Result<()> {
         let mut b = self.builder.clone();
         b.capacity(raw.len() + 1);
         // Not at the top: a BOM here is data, as in the whole-file read.
@@ -184,13 +165,10 @@ impl RawJob<'_> {
         let rec = rdr.next_record()?.ok_or_else(|| {
             anyhow::anyhow!("internal error: no record at byte {byte} where the prefilter found one")
         })?;
-        if !self.filter.keeps(&rec) {
-            return Ok(false);
+        if self.filter.keeps(&rec) {
+            wtr.keep(found, &rec)?;
         }
-        if let Some(w) = wtr {
-            w.write_record(rec.iter()).map_err(|e| anyhow::anyhow!("{e}"))?;
-        }
-        Ok(true)
+        Ok(())
     }
 }
 
