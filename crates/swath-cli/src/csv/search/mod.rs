@@ -208,8 +208,7 @@ fn prefilter(args: &Args) -> Option<needles::Needles> {
     if args.literal && !args.ignore_case {
         needles::Needles::literal(args.pattern.as_bytes(), quote)
     } else {
-        let source =
-            if args.literal { regex::escape(&args.pattern) } else { args.pattern.clone() };
+        let source = if args.literal { regex::escape(&args.pattern) } else { args.pattern.clone() };
         needles::Needles::regex(&source, args.ignore_case, quote)
     }
 }

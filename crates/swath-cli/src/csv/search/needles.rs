@@ -111,8 +111,7 @@ fn needles_of(seq: &Seq, quote: Option<u8>) -> Option<Vec<Vec<u8>>> {
 /// Whether `needle` may be searched for in raw bytes (see the module
 /// documentation).
 fn usable(needle: &[u8], quote: Option<u8>) -> bool {
-    needle.len() >= MIN_LEN
-        && !needle.iter().any(|&b| b == b'\n' || b == b'\r' || Some(b) == quote)
+    needle.len() >= MIN_LEN && !needle.iter().any(|&b| b == b'\n' || b == b'\r' || Some(b) == quote)
 }
 
 /// `bytes` as a regex (Unicode off) that matches exactly them.

@@ -102,11 +102,8 @@ impl<W: Write> Emitter<'_, W> {
             // in `body`), and as the output's first record.
             let encode = |primed: bool| -> io::Result<Vec<u8>> {
                 let mut w = self.dialect.from_vec(Vec::new());
-                let res = if primed {
-                    w.write_field("x").and_then(|()| w.end_record())
-                } else {
-                    Ok(())
-                };
+                let res =
+                    if primed { w.write_field("x").and_then(|()| w.end_record()) } else { Ok(()) };
                 res.and_then(|()| w.write_record(rec.iter()))
                     .map_err(|e| io::Error::other(e.to_string()))?;
                 w.into_vec().map_err(|e| io::Error::other(e.to_string()))

@@ -117,7 +117,11 @@ impl RawJob<'_> {
         buf.clear();
         buf.resize(n, 0);
         let got = swath::range::read_full_at(file, buf, a)?;
-        anyhow::ensure!(got == n, "the file changed while it was read (short at byte {})", a + got as u64);
+        anyhow::ensure!(
+            got == n,
+            "the file changed while it was read (short at byte {})",
+            a + got as u64
+        );
         let mut found = Found::default();
         let mut wtr = ChunkWriter::new(dialect, &mut found, self.count_only);
         let mut parity = Parity { quote: self.quote, pos: 0, inside: false, record: 0 };
@@ -163,7 +167,9 @@ impl RawJob<'_> {
         // Not at the top: a BOM here is data, as in the whole-file read.
         let mut rdr = b.from_reader_at(raw, swath::Position::new(byte, 1, 1))?;
         let rec = rdr.next_record()?.ok_or_else(|| {
-            anyhow::anyhow!("internal error: no record at byte {byte} where the prefilter found one")
+            anyhow::anyhow!(
+                "internal error: no record at byte {byte} where the prefilter found one"
+            )
         })?;
         if self.filter.keeps(&rec) {
             wtr.keep(found, &rec)?;
