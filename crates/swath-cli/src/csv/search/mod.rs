@@ -154,6 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     needles: &needles,
                     builder: &b,
                     quote: args.opts.quoting.then_some(args.opts.args.quote),
+                    delim: args.opts.args.delimiter.byte(),
                     first_at,
                     count_only: args.count,
                     threads: swath::Parallel::new().threads(args.par.threads).thread_count(),

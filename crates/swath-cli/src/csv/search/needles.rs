@@ -47,14 +47,15 @@ impl Needles {
             .build()
             .parse(source)
             .ok()?;
-        let mut prefixes = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
-        prefixes.optimize_for_prefix_by_preference();
-        let mut suffixes = Extractor::new().kind(ExtractKind::Suffix).extract(&hir);
-        suffixes.optimize_for_suffix_by_preference();
-        let best = [prefixes, suffixes]
+        // The regex crate's own optimization of these sets is tuned for its
+        // engines (it cut `Par(is|ma)|[0-9]{3}\.5,` down to single bytes);
+        // `needles_of` cuts them for this use.
+        let prefixes = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+        let suffixes = Extractor::new().kind(ExtractKind::Suffix).extract(&hir);
+        let best = [(prefixes, true), (suffixes, false)]
             .into_iter()
-            .filter_map(|s| needles_of(&s, quote))
-            .max_by_key(|n| n.iter().map(Vec::len).min())?;
+            .filter_map(|(s, prefix)| needles_of(&s, prefix, quote))
+            .max_by_key(|n| (n.iter().map(Vec::len).min(), std::cmp::Reverse(n.len())))?;
         Some(Needles::from_set(best))
     }
 
@@ -96,16 +97,44 @@ impl Needles {
     }
 }
 
-/// A finite set of usable needles from `seq`, if it is one.
-fn needles_of(seq: &Seq, quote: Option<u8>) -> Option<Vec<Vec<u8>>> {
+/// Most needles searched for at once (the regex crate's Teddy takes up
+/// to 64; fewer and longer ones find fewer false candidates).
+const MAX_NEEDLES: usize = 16;
+
+/// A small set of usable needles from `seq` (every match of the pattern
+/// starts with one of its literals, or ends with one: `prefix` says
+/// which), if there is one. Each literal may be cut to its first (last)
+/// `k` bytes: a part of a literal is in every place the literal is, so the
+/// set stays sound. The longest `k` that leaves at most [`MAX_NEEDLES`]
+/// distinct usable needles wins.
+fn needles_of(seq: &Seq, prefix: bool, quote: Option<u8>) -> Option<Vec<Vec<u8>>> {
     let lits = seq.literals()?;
     if lits.is_empty() {
         // No match at all is possible; a needle that is never found says
         // so, but keep the obvious path for such a pattern.
         return None;
     }
-    let set: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
-    set.iter().all(|n| usable(n, quote)).then_some(set)
+    let longest = lits.iter().map(|l| l.as_bytes().len()).max()?;
+    for k in (MIN_LEN..=longest).rev() {
+        let mut set: Vec<Vec<u8>> = lits
+            .iter()
+            .map(|l| {
+                let b = l.as_bytes();
+                let cut = b.len().min(k);
+                if prefix {
+                    b[..cut].to_vec()
+                } else {
+                    b[b.len() - cut..].to_vec()
+                }
+            })
+            .collect();
+        set.sort_unstable();
+        set.dedup();
+        if set.len() <= MAX_NEEDLES && set.iter().all(|n| usable(n, quote)) {
+            return Some(set);
+        }
+    }
+    None
 }
 
 /// Whether `needle` may be searched for in raw bytes (see the module
@@ -160,5 +189,12 @@ mod tests {
         assert!(Needles::regex("a\"b", false, Some(b'"')).is_none());
         assert!(Needles::regex("[a-z]+", false, Some(b'"')).is_none());
         assert!(Needles::regex("(", false, Some(b'"')).is_none());
+        // Too many literals at full length: cut to a few shorter ones
+        // (here the suffixes `aris`, `arma`, `0.5,` to `9.5,`).
+        let n = Needles::regex("Par(is|ma)|[0-9]{3}\\.5,", false, Some(b'"')).unwrap();
+        assert_eq!(starts(&n, b"Paris,x,12.5,Parma,123.4,"), vec![1, 9, 14]);
+        // A quote cut away from the end of the literal it is in.
+        let n = Needles::regex("a\"bcd", false, Some(b'"')).unwrap();
+        assert_eq!(starts(&n, b"\"a\"\"bcd\""), vec![4]);
     }
 }
