@@ -20,7 +20,7 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 #[derive(Clone, Debug)]
 pub enum Needles {
     /// One byte string (memchr's `memmem`).
-    One(memmem::Finder<'static>),
+    One(Box<memmem::Finder<'static>>),
     /// Several (an alternation of them, which the regex crate searches
     /// with its own literal engines).
     Many(Regex),
@@ -33,7 +33,8 @@ const MIN_LEN: usize = 2;
 impl Needles {
     /// The needles of plain text `pattern` (case-sensitive), or `None`.
     pub fn literal(pattern: &[u8], quote: Option<u8>) -> Option<Needles> {
-        usable(pattern, quote).then(|| Needles::One(memmem::Finder::new(pattern).into_owned()))
+        usable(pattern, quote)
+            .then(|| Needles::One(Box::new(memmem::Finder::new(pattern).into_owned())))
     }
 
     /// The needles every match of the regex `source` (compiled with these
@@ -62,7 +63,7 @@ impl Needles {
     fn from_set(mut set: Vec<Vec<u8>>) -> Needles {
         if set.len() == 1 {
             let one = set.pop().expect("one needle");
-            return Needles::One(memmem::Finder::new(&one).into_owned());
+            return Needles::One(Box::new(memmem::Finder::new(&one).into_owned()));
         }
         let alternation: Vec<String> = set.iter().map(|n| escape_bytes(n)).collect();
         let re = regex::bytes::RegexBuilder::new(&alternation.join("|"))

@@ -2,19 +2,21 @@
 //! raw bytes hold a needle are parsed into fields and matched; the rest of
 //! the file is never parsed.
 //!
-//! Exactness: this path runs only on a regular file that a validating scan
-//! ([`ParallelReader::count`]) found clean under strict quoting with no
-//! escape or comment byte (the caller checks; anything else takes the
-//! per-record path, which meets the error exactly as before). In a clean
-//! file every quote byte opens or closes a quoted field, or is one of a
-//! doubled pair inside one: from a record start, the bytes before a
-//! position hold an even number of quote bytes exactly when the position is
-//! outside quotes. So a CR or LF at an even count ends a record. The file
-//! is cut at exact record starts ([`ParallelReader::record_starts`]); in
-//! each stretch the record holding a needle is found by that parity and
-//! parsed alone by swath-csv's reader, which gives the same fields as the
-//! whole-file read. Output goes in file order, a window of stretches at a
-//! time (memory stays bounded).
+//! Exactness: this path runs only on a regular file that the validating
+//! scan (`swath_csv::ParallelReader::count`, in `Mode::Scanned`) found
+//! clean under strict quoting with no escape or comment byte (the caller
+//! checks; anything else takes the per-record path, which meets the error
+//! exactly as before). In a clean file every quote byte opens or closes a
+//! quoted field, or is one of a doubled pair inside one: from a record
+//! start, the bytes before a position hold an even number of quote bytes
+//! exactly when the position is outside quotes. So a CR or LF at an even
+//! count ends a record. The file is cut at exact record starts, one per
+//! chunk (`ParallelReader::record_starts`: memory is bounded by the chunk
+//! count, not the record count); in each stretch the record holding a
+//! needle is found by that parity and split alone (`split_clean`, or
+//! swath-csv's reader for any other shape), which gives the same fields as
+//! the whole-file read. Output goes in file order, a window of stretches
+//! at a time (memory stays bounded).
 
 use std::fs::File;
 use std::io::{self, Write};
