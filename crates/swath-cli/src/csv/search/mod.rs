@@ -8,7 +8,9 @@
 //! (`parallel.rs`); the output is byte for byte the sequential one.
 
 mod matcher;
+mod needles;
 mod parallel;
+mod raw;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -58,6 +60,10 @@ pub struct Args {
     /// The pattern is plain text, not a regex.
     #[arg(long)]
     pub literal: bool,
+    /// Parse every record, even where the raw bytes hold no literal of
+    /// the pattern (the prefilter off; same output, for comparison).
+    #[arg(long)]
+    pub no_prefilter: bool,
     #[command(flatten)]
     pub par: ParOpts,
     /// Output file, renamed into place on success; `-` for standard output.
@@ -112,6 +118,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let filter = Filter { matcher, cols, invert: args.invert_match };
     let mut found = 0u64;
+    // Whether a record is written already: then no chunk's record starts
+    // the output.
+    let started = !args.count && (headers || filter.keeps(&first));
     if headers {
         if !args.count {
             wtr.write_record(first.iter())?;
@@ -127,11 +136,53 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let first_at = first.position().byte;
     if args.par.parallel_input(&args.opts) {
         drop(rdr);
+        if let Some(needles) = prefilter(&args) {
+            let mut prdr = args.par.reader(&args.opts, &b);
+            // Only a file the validating scan passes (a regular file, not
+            // compressed, every record checked) has raw bytes that are its
+            // records; any other takes the per-record path below, which
+            // meets its error as before. `record_starts` is one start per
+            // chunk: memory is bounded by the chunk count.
+            let all = prdr.count();
+            let scanned = matches!(prdr.mode(), swath_csv::parallel::Mode::Scanned { .. });
+            if let (Ok(all), true, Ok(starts)) = (all, scanned, prdr.record_starts()) {
+                let starts: Vec<u64> = starts.iter().map(|p| p.byte).collect();
+                // With -v -c, count the matching records and subtract.
+                let hits = Filter { invert: false, ..filter.clone() };
+                let job = raw::RawJob {
+                    filter: &hits,
+                    needles: &needles,
+                    builder: &b,
+                    quote: args.opts.quoting.then_some(args.opts.args.quote),
+                    delim: args.opts.args.delimiter.byte(),
+                    first_at,
+                    count_only: args.count,
+                    threads: swath::Parallel::new().threads(args.par.threads).thread_count(),
+                };
+                let mut out = wtr.finish().map_err(|e| e.into_error())?;
+                let dialect = args.opts.writer();
+                let mut emitter = parallel::Emitter { out: &mut out, dialect: &dialect, started };
+                let n = job
+                    .run(args.opts.path(), &starts, &dialect, &mut emitter)
+                    .with_context(|| format!("cannot write {}", args.output.display()))?
+                    .with_context(|| format!("cannot read {}", args.opts.name()))?;
+                found += if args.invert_match { all.saturating_sub(1) - n } else { n };
+                if args.par.verbose {
+                    eprintln!(
+                        "swath: {}: prefiltered (only records holding a literal of the pattern parsed)",
+                        args.opts.name()
+                    );
+                }
+                return finish_output(out, args.count.then_some(found), &args);
+            }
+        }
         let job = parallel::Job { filter: &filter, first_at, count_only: args.count };
         let mut out = wtr.finish().map_err(|e| e.into_error())?;
         let prdr = args.par.reader(&args.opts, &b);
+        let dialect = args.opts.writer();
+        let mut emitter = parallel::Emitter { out: &mut out, dialect: &dialect, started };
         let (prdr, n) = job
-            .run(prdr, &args.opts.writer(), &mut out)
+            .run(prdr, &dialect, &mut emitter)
             .with_context(|| format!("cannot write {}", args.output.display()))?;
         args.par.note(&args.opts, &prdr);
         found += n?;
@@ -139,6 +190,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     found += search(&mut rdr, &filter, (!args.count).then_some(&mut wtr))?;
     finish(wtr, args.count.then_some(found), &args)
+}
+
+/// The needles of the prefilter (`needles.rs`, `raw.rs`), when the
+/// pattern has usable ones and the dialect keeps the raw bytes of a field
+/// close enough to its text: strict doubled quotes, no escape or comment
+/// byte. With -v, only for -c (every record not holding a match is
+/// written, so each must be parsed anyway).
+fn prefilter(args: &Args) -> Option<needles::Needles> {
+    let o = &args.opts;
+    if o.args.escape.is_some() || o.args.comment.is_some() || o.args.lenient {
+        return None;
+    }
+    if args.no_prefilter || (args.invert_match && !args.count) {
+        return None;
+    }
+    let quote = o.quoting.then_some(o.args.quote);
+    if args.literal && !args.ignore_case {
+        needles::Needles::literal(args.pattern.as_bytes(), quote)
+    } else {
+        let source = if args.literal { regex::escape(&args.pattern) } else { args.pattern.clone() };
+        needles::Needles::regex(&source, args.ignore_case, quote)
+    }
 }
 
 /// The sequential loop over the records after the first: write each kept

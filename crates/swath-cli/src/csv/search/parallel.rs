@@ -4,14 +4,13 @@
 //! in memory), so the output is the sequential one.
 //!
 //! The fields of every record are built by the reader, which is also what
-//! validates them: a chunk's errors are the sequential read's. (Skipping
-//! the parse of a chunk whose raw bytes hold no literal of the pattern
-//! needs the chunk's bytes and a validating scan from the per-chunk API,
-//! which it does not give yet.)
+//! validates them: a chunk's errors are the sequential read's. (The raw
+//! prefilter, `raw.rs`, skips the parse of records with no literal of the
+//! pattern, on files a validating scan passed.)
 
 use std::io::{self, Write};
 
-use swath_csv::{ParallelReader, WriterBuilder};
+use swath_csv::{OwnedRecord, ParallelReader, Record, WriterBuilder};
 
 use super::Filter;
 
@@ -30,57 +29,136 @@ pub struct Job<'a> {
     pub count_only: bool,
 }
 
-/// A chunk's result: its kept records, encoded, and how many.
-struct Found {
+/// A chunk's result: its kept records, encoded after [`PRIME`], and how
+/// many.
+#[derive(Default)]
+pub struct Found {
     bytes: Vec<u8>,
-    n: u64,
+    pub n: u64,
+    /// The chunk's first kept record, encoded again unprimed when it
+    /// starts the output.
+    first: Option<OwnedRecord>,
+}
+
+/// A chunk writer: encodes a chunk's kept records into a [`Found`].
+pub struct ChunkWriter {
+    w: Option<swath_csv::Writer<Vec<u8>>>,
+}
+
+impl ChunkWriter {
+    /// A writer into `found`'s buffer (reused), or none with `count_only`.
+    pub fn new(dialect: &WriterBuilder, found: &mut Found, count_only: bool) -> ChunkWriter {
+        let w = (!count_only).then(|| {
+            let mut w = dialect.from_vec(std::mem::take(&mut found.bytes));
+            // Cannot fail: a Vec takes every byte.
+            let _ = w.write_field("x").and_then(|()| w.end_record());
+            w
+        });
+        ChunkWriter { w }
+    }
+
+    /// Keep `rec`: count it, and encode it unless counting only.
+    pub fn keep(&mut self, found: &mut Found, rec: &Record<'_>) -> swath_csv::Result<()> {
+        found.n += 1;
+        if let Some(w) = self.w.as_mut() {
+            if found.first.is_none() {
+                found.first = Some(rec.to_owned_record());
+            }
+            w.write_record(rec.iter()).map_err(write_error)?;
+        }
+        Ok(())
+    }
+
+    /// Put the encoded bytes into `found`.
+    pub fn finish(self, found: &mut Found) -> swath_csv::Result<()> {
+        if let Some(w) = self.w {
+            found.bytes = w.into_vec().map_err(write_error)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes chunks' kept records out in file order as one writer would
+/// have: the record that starts the output is encoded as an output's
+/// first (where a first field starting with a BOM is quoted).
+pub struct Emitter<'a, W> {
+    pub out: &'a mut W,
+    pub dialect: &'a WriterBuilder,
+    /// Whether a record was written already (the header row, or the
+    /// first record with --no-headers).
+    pub started: bool,
+}
+
+impl<W: Write> Emitter<'_, W> {
+    /// Write `found`'s records.
+    pub fn emit(&mut self, found: &Found) -> io::Result<()> {
+        let body = found.bytes.get(PRIME.len()..).unwrap_or_default();
+        if body.is_empty() {
+            return Ok(());
+        }
+        if let (false, Some(rec)) = (self.started, &found.first) {
+            self.started = true;
+            // The record as primed chunk writers encoded it (its length
+            // in `body`), and as the output's first record.
+            let encode = |primed: bool| -> io::Result<Vec<u8>> {
+                let mut w = self.dialect.from_vec(Vec::new());
+                let res =
+                    if primed { w.write_field("x").and_then(|()| w.end_record()) } else { Ok(()) };
+                res.and_then(|()| w.write_record(rec.iter()))
+                    .map_err(|e| io::Error::other(e.to_string()))?;
+                w.into_vec().map_err(|e| io::Error::other(e.to_string()))
+            };
+            let primed = encode(true)?.len() - PRIME.len();
+            self.out.write_all(&encode(false)?)?;
+            return self.out.write_all(&body[primed..]);
+        }
+        self.started = true;
+        self.out.write_all(body)
+    }
 }
 
 impl Job<'_> {
-    /// Search `prdr`'s input, writing kept records in `dialect` to `out`.
-    /// The outer error is `out`'s (a write error); the inner the input's,
-    /// or the records kept.
+    /// Search `prdr`'s input, writing kept records with `emitter`. The
+    /// outer error is the output's (a write error); the inner the
+    /// input's, or the records kept.
     pub fn run(
         &self,
         mut prdr: ParallelReader,
         dialect: &WriterBuilder,
-        out: &mut impl Write,
+        emitter: &mut Emitter<'_, impl Write>,
     ) -> io::Result<(ParallelReader, swath_csv::Result<u64>)> {
         let mut write_err = None;
         let mut total = 0u64;
         let res: swath_csv::Result<()> = prdr.for_each_chunk_ordered(
-            || Found { bytes: Vec::new(), n: 0 },
+            Found::default,
             |found, recs| {
-                let mut w = (!self.count_only).then(|| {
-                    let mut w = dialect.from_vec(std::mem::take(&mut found.bytes));
-                    // Cannot fail: a Vec takes every byte.
-                    let _ = w.write_field("x").and_then(|()| w.end_record());
-                    w
-                });
-                while let Some(rec) = recs.next_record()? {
+                let mut w = ChunkWriter::new(dialect, found, self.count_only);
+                // On a read error, the records kept before it are still
+                // this chunk's output (the engine emits it, then the
+                // error), as the sequential loop wrote them before failing.
+                let res = loop {
+                    let rec = match recs.next_record() {
+                        Ok(Some(rec)) => rec,
+                        Ok(None) => break Ok(()),
+                        Err(e) => break Err(e),
+                    };
                     if rec.position().byte == self.first_at || !self.filter.keeps(&rec) {
                         continue;
                     }
-                    found.n += 1;
-                    if let Some(w) = w.as_mut() {
-                        w.write_record(rec.iter()).map_err(write_error)?;
+                    if let Err(e) = w.keep(found, &rec) {
+                        break Err(e);
                     }
-                }
-                if let Some(w) = w {
-                    found.bytes = w.into_vec().map_err(write_error)?;
-                }
-                Ok(())
+                };
+                w.finish(found)?;
+                res
             },
             |found| {
                 total += found.n;
-                if let Some(bytes) = found.bytes.get(PRIME.len()..) {
-                    out.write_all(bytes).map_err(|e| {
-                        let kind = e.kind();
-                        write_err = Some(e);
-                        swath_csv::Error::from(io::Error::from(kind))
-                    })?;
-                }
-                Ok(())
+                emitter.emit(&found).map_err(|e| {
+                    let kind = e.kind();
+                    write_err = Some(e);
+                    swath_csv::Error::from(io::Error::from(kind))
+                })
             },
         );
         match write_err {
