@@ -191,7 +191,9 @@ fn a_middle_rewrite_of_a_large_file_with_its_time_put_back_is_stale() {
     std::fs::File::options().write(true).open(&path).unwrap().set_modified(mtime).unwrap();
     match plan_from_index(&b, &path, &index).unwrap() {
         IndexCheck::Stale(why) => assert!(why.contains("change time"), "{why}"),
-        IndexCheck::Fresh(_) => panic!("a middle rewrite with the time put back was taken as fresh"),
+        IndexCheck::Fresh(_) => {
+            panic!("a middle rewrite with the time put back was taken as fresh")
+        }
     }
 }
 

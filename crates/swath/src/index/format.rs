@@ -100,8 +100,7 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
     if end != "end" {
         return Err(bad(n, "no end line after the checkpoints"));
     }
-    let identity =
-        FileIdentity { len, mtime_sec, mtime_nsec, ctime_sec, ctime_nsec, inode, hash };
+    let identity = FileIdentity { len, mtime_sec, mtime_nsec, ctime_sec, ctime_nsec, inode, hash };
     Ok(Index { kind, identity, dialect, records, checkpoints })
 }
 

@@ -66,7 +66,9 @@ impl FileIdentity {
         } else if (self.mtime_sec, self.mtime_nsec) != (now.mtime_sec, now.mtime_nsec) {
             Some("the file was modified after it was indexed".to_string())
         } else if self.inode != now.inode {
-            Some("the file was replaced by another after it was indexed (another inode)".to_string())
+            Some(
+                "the file was replaced by another after it was indexed (another inode)".to_string(),
+            )
         } else if (self.ctime_sec, self.ctime_nsec) != (now.ctime_sec, now.ctime_nsec) {
             Some(
                 "the file was written or its status changed after it was indexed \
