@@ -175,7 +175,7 @@ fn a_middle_rewrite_of_a_large_file_with_its_time_put_back_is_stale() {
     // Past the two hashed 64 KiB ends: only the change time can tell.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.csv");
-    let data = csv_document(11, 8000, CsvShape::default());
+    let data = csv_document(11, 20_000, CsvShape::default());
     assert!(data.len() > 4 * 64 * 1024, "{} bytes", data.len());
     std::fs::write(&path, &data).unwrap();
     let b = ReaderBuilder::new();
