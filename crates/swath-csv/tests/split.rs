@@ -399,3 +399,40 @@ fn empty_and_header_only_files() {
         }
     }
 }
+
+#[test]
+fn compressed_files_are_refused_not_cut_raw() {
+    // A plan cuts raw bytes; the sequential reader decodes gzip and zstd
+    // by their magic. Cutting the compressed bytes would read garbage
+    // (found by the split_plan fuzz target), so both planners refuse.
+    let dir = tempfile::tempdir().unwrap();
+    for (name, magic, format) in [
+        ("t.csv.gz", &[0x1f, 0x8b, 0x08, 0x00][..], "gzip"),
+        ("t.csv.zst", &[0x28, 0xb5, 0x2f, 0xfd][..], "zstd"),
+    ] {
+        let path = dir.path().join(name);
+        let mut data = magic.to_vec();
+        data.extend_from_slice(b"a,b\n1,2\n3,4\n");
+        std::fs::write(&path, &data).unwrap();
+        let b = ReaderBuilder::new();
+        for err in [
+            plan_splits(&b, &path, SplitSize::Count(2)).unwrap_err(),
+            plan_splits_speculative(&b, &path, SplitSize::Count(2)).unwrap_err(),
+        ] {
+            let msg = err.to_string();
+            assert!(msg.contains(name), "{msg}");
+            assert!(msg.contains(&format!("{format}-compressed input cannot be split")), "{msg}");
+        }
+    }
+}
+
+#[test]
+fn empty_lines_before_the_header_longer_than_a_split() {
+    // Found by the split_plan fuzz target: with a BOM and an empty line
+    // before the header row, splits shorter than that put the header's
+    // chunk into the first split, and the record after it lost its split:
+    // a valid file failed with "split plan disagrees with the file".
+    let b = ReaderBuilder::new();
+    check_file("lead.csv", b"\xef\xbb\xbf\n,b\n1,2\n", &b, 1..=14);
+    check_file("lead-lines.csv", b"\n\n\n\na,b\n1,2\n3,4\n", &b, 1..=20);
+}
