@@ -13,7 +13,7 @@ use swath_csv::{ParallelReader, Position, ReaderBuilder};
 
 use crate::decode::{OnError, Plan};
 use crate::error::{Error, Result};
-use crate::infer::{Guesses, Infer};
+use crate::infer::{ColumnGuess, Guesses, Infer};
 use crate::parallel::ParallelArrowReader;
 use crate::range::FileRange;
 use crate::reader::{ArrowReader, StreamInput};
@@ -403,7 +403,11 @@ impl ArrowReaderBuilder {
         let full = self.infer == Infer::Full;
         let mut columns = Vec::with_capacity(names.len());
         for (i, name) in names.into_iter().enumerate() {
-            let g = guesses.as_ref().and_then(|g| g.columns.get(i)).copied().unwrap_or_default();
+            // A header column past every record seen is missing from all
+            // of them: null in each, so nullable even when inferred in full.
+            let g = guesses.as_ref().map_or_else(ColumnGuess::default, |g| {
+                g.columns.get(i).copied().unwrap_or_else(|| ColumnGuess::missing_in(g.records))
+            });
             let col = match self.overrides.iter().find(|o| o.name == name) {
                 Some(o) => ColumnReport {
                     name,

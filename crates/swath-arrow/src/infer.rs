@@ -66,6 +66,12 @@ impl Default for ColumnGuess {
 }
 
 impl ColumnGuess {
+    /// A column that none of `records` records reached (short records,
+    /// when flexible): each of them is a missing field, that is, null.
+    pub(crate) fn missing_in(records: u64) -> ColumnGuess {
+        ColumnGuess { fits: ALL, values: records, empty: records }
+    }
+
     /// Rule out the types `f` does not parse as.
     #[inline]
     pub fn see(&mut self, f: Option<&[u8]>, null: &[u8]) {
@@ -142,9 +148,7 @@ impl Guesses {
     pub fn see(&mut self, rec: &Record<'_>, null: &[u8]) {
         if self.columns.len() < rec.len() {
             // A column first seen now was missing (empty) before.
-            let before = self.records;
-            self.columns
-                .resize(rec.len(), ColumnGuess { fits: ALL, values: before, empty: before });
+            self.columns.resize(rec.len(), ColumnGuess::missing_in(self.records));
         }
         for (i, g) in self.columns.iter_mut().enumerate() {
             g.see(rec.get(i), null);
@@ -155,10 +159,7 @@ impl Guesses {
     /// Combine with another part's guesses.
     pub fn merge(&mut self, other: &Guesses) {
         let n = self.columns.len().max(other.columns.len());
-        let pad = |g: &mut Guesses, n| {
-            let r = g.records;
-            g.columns.resize(n, ColumnGuess { fits: ALL, values: r, empty: r });
-        };
+        let pad = |g: &mut Guesses, n| g.columns.resize(n, ColumnGuess::missing_in(g.records));
         pad(self, n);
         let mut other = other.clone();
         pad(&mut other, n);

@@ -157,6 +157,24 @@ fn not_null_columns_reject_empty_fields() {
 }
 
 #[test]
+fn header_columns_past_every_record_are_nullable_under_full_inference() {
+    // Found by the arrow_inferred fuzz target: a header column that no
+    // (flexible, short) record reaches was inferred not nullable, and the
+    // read then failed on the first record.
+    let mut csv = swath_csv::ReaderBuilder::new();
+    csv.flexible(true);
+    let mut b = ArrowReaderBuilder::new();
+    b.csv(csv).infer(Infer::Full);
+    let got = read_all(&b, b"a,b,c\n1,2\n3\n").unwrap();
+    let schema = got[0].schema();
+    assert!(!schema.field(0).is_nullable());
+    assert!(schema.field(1).is_nullable(), "b is missing from the second record");
+    assert!(schema.field(2).is_nullable(), "c is missing from every record");
+    assert_eq!(got.iter().map(RecordBatch::num_rows).sum::<usize>(), 2);
+    assert_eq!(got[0].column(2).null_count(), 2);
+}
+
+#[test]
 fn sampling_sees_a_change_deep_in_the_file() {
     // Integers for 150k rows, then text: the head alone says int64;
     // samples spread over the file see the text.
