@@ -240,3 +240,116 @@ pub fn parallel(data: &[u8]) {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+/// Every split of an exact plan, each read alone and in order, gives the
+/// sequential reader's records (number, line, byte, fields) and then its
+/// first error, for the parity plan and the speculative one, on 1 split,
+/// a few, and one per byte (up to 64).
+pub fn split_plan(data: &[u8]) {
+    use swath_csv::{plan_splits, plan_splits_speculative, SplitSize};
+
+    let Some((&sel, doc)) = data.split_first() else {
+        return;
+    };
+    let mut b = ReaderBuilder::new();
+    b.has_headers(sel & 1 != 0)
+        .lenient(sel & 2 != 0)
+        .flexible(sel & 4 != 0)
+        .skip_empty_lines(sel & 8 == 0)
+        .comment((sel & 16 != 0).then_some(b'#'))
+        .capacity(16);
+    let file = TempFile::new("split", doc);
+    // A compressed file (by its magic, as the sequential reader decides)
+    // has no byte ranges to plan: both ways of planning refuse it.
+    if doc.starts_with(&[0x1f, 0x8b]) || doc.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        for planned in [
+            plan_splits(&b, &file.0, SplitSize::Count(2)),
+            plan_splits_speculative(&b, &file.0, SplitSize::Count(2)),
+        ] {
+            let err = planned.expect_err("a plan of a compressed file");
+            assert!(err.to_string().contains("-compressed input cannot be split"), "{err}");
+        }
+        return;
+    }
+    let row = |r: &swath_csv::Record<'_>| {
+        let p = r.position();
+        (p.record, p.line, p.byte, r.iter().map(<[u8]>::to_vec).collect::<Vec<_>>())
+    };
+
+    let mut rdr = b.from_path(&file.0).expect("valid options");
+    let mut want = Vec::new();
+    let want_err = loop {
+        match rdr.next_record() {
+            Ok(Some(r)) => want.push(row(&r)),
+            Ok(None) => break None,
+            Err(e) => break Some(e.to_string()),
+        }
+    };
+
+    let few = 2 + usize::from(sel >> 5);
+    for n in [1, few, doc.len().clamp(1, 64)] {
+        for speculative in [false, true] {
+            let what = format!("{n} splits, speculative {speculative}");
+            let planned = if speculative {
+                plan_splits_speculative(&b, &file.0, SplitSize::Count(n))
+            } else {
+                plan_splits(&b, &file.0, SplitSize::Count(n))
+            };
+            let plan = match planned {
+                Ok(p) => p,
+                // A plan may refuse a file the sequential reader refuses,
+                // with the same error.
+                Err(e) => {
+                    assert_eq!(Some(e.to_string()), want_err, "{what}: plan refused");
+                    continue;
+                }
+            };
+            let mut got = Vec::new();
+            let mut err = None;
+            'splits: for i in 0..plan.splits().len() {
+                let mut rdr = match plan.reader(i) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        err = Some(e.to_string());
+                        break;
+                    }
+                };
+                loop {
+                    match rdr.next_record() {
+                        Ok(Some(r)) => got.push(row(&r)),
+                        Ok(None) => break,
+                        Err(e) => {
+                            err = Some(e.to_string());
+                            break 'splits;
+                        }
+                    }
+                }
+            }
+            assert_eq!(got, want, "{what}: records ({:?})", plan.method());
+            assert_eq!(err, want_err, "{what}: error ({:?})", plan.method());
+        }
+    }
+}
+
+/// A temporary file holding a fuzz input, removed on drop.
+struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    fn new(what: &str, doc: &[u8]) -> TempFile {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static FILES: AtomicU64 = AtomicU64::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "swath-fuzz-{what}-{}-{}.csv",
+            std::process::id(),
+            FILES.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::write(&path, doc).expect("write the temporary file");
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}

@@ -60,3 +60,11 @@ fn parallel_crashes_and_seeds() {
         checks::parallel(s);
     }
 }
+
+#[test]
+fn split_plan_crashes_and_seeds() {
+    replay("split_plan", checks::split_plan);
+    for s in SEEDS {
+        checks::split_plan(s);
+    }
+}
