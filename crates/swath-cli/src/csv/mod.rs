@@ -152,7 +152,9 @@ impl DialectArgs {
         b
     }
 
-    /// `-d auto` is left to sniff (only `swath csv` resolves it).
+    /// `-d auto` is left to sniff (only `swath csv` resolves it; `swath
+    /// sql`, built with the `sql` feature, asks).
+    #[cfg(feature = "sql")]
     pub fn is_auto(&self) -> bool {
         self.delimiter == auto::Delimiter::Auto
     }

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# `bench/run memcap`: swath's reading commands finish on a large file (4 GiB
+# by default) inside a memory cgroup capped at 64 MiB (issue 19): `count`,
+# `csv count`, `csv check`, `csv select`, `csv to-parquet`. Each runs under
+# the cap with the page cache charged to the cgroup too (cgroup v1) or not
+# (v2); the cgroup's peak and the process's own peak RSS are printed.
+# Not a CI test: it writes a file of --size bytes and takes minutes.
+#
+#   bench/run memcap [--size 4G] [--cap 64M] [--dir DIR] [--threads T]
+#
+# Needs root and a memory cgroup (v2 `memory.max` or v1
+# `memory.limit_in_bytes`); says so and exits 1 without one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=4G cap=64M dir=${TMPDIR:-/tmp} threads=2
+while [ $# -gt 0 ]; do
+    case $1 in
+        --size) size=$2; shift 2 ;;
+        --cap) cap=$2; shift 2 ;;
+        --dir) dir=$2; shift 2 ;;
+        --threads) threads=$2; shift 2 ;;
+        *) echo "memcap: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+swath=${SWATH_CLI:-${CARGO_TARGET_DIR:-target}/release/swath}
+[ -x "$swath" ] || cargo build --release -q -p swath-cli
+bytes=$(numfmt --from=iec "$size")
+cap_bytes=$(numfmt --from=iec "$cap")
+
+# The cgroup: v2 where the unified hierarchy has the memory controller,
+# else v1's memory hierarchy.
+if [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+    cg=/sys/fs/cgroup/swath-memcap-$$
+    mkdir "$cg"
+    echo "$cap_bytes" > "$cg/memory.max"
+    echo 0 > "$cg/memory.swap.max" 2>/dev/null || true
+    peak_file=$cg/memory.peak
+    kind=v2
+elif [ -d /sys/fs/cgroup/memory ]; then
+    cg=/sys/fs/cgroup/memory/swath-memcap-$$
+    mkdir "$cg"
+    echo "$cap_bytes" > "$cg/memory.limit_in_bytes"
+    peak_file=$cg/memory.max_usage_in_bytes
+    kind=v1
+else
+    echo "!!!!! memcap: no memory cgroup here (neither v2 memory.max nor v1); nothing measured" >&2
+    exit 1
+fi
+csv=$dir/swath-memcap-$$.csv
+out=$dir/swath-memcap-$$.parquet
+cleanup() {
+    rm -f "$csv" "$out"
+    # Move this shell back out before removing the group.
+    if [ "$kind" = v2 ]; then echo $$ > /sys/fs/cgroup/cgroup.procs; else echo $$ > /sys/fs/cgroup/memory/cgroup.procs; fi
+    rmdir "$cg" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# Rows of the generator's file are about 50 bytes: enough rows for --size.
+rows=$((bytes / 50))
+echo "== generating $rows rows (about $size) into $csv"
+"$swath" gen csv --rows "$rows" --seed 1 "$csv"
+ls -l "$csv"
+
+echo "== under a $cap memory cgroup ($kind): command, seconds, cgroup peak MiB, process peak RSS MiB, exit"
+echo $$ > "$cg/cgroup.procs"
+failed=0
+run() {
+    local name=$1
+    shift
+    # Start each command with a cold page cache, so that the file's pages
+    # it reads are charged to the capped group (v1 charges page cache to
+    # the group that first touched it).
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    echo 0 > "$peak_file" 2>/dev/null || true # v1: reset the peak; v2's cannot be
+    local start end rc=0
+    start=$(date +%s.%N)
+    /usr/bin/time -f '%M' -o "$dir/swath-memcap-$$.rss" "$@" > /dev/null || rc=$?
+    end=$(date +%s.%N)
+    local rss peak
+    rss=$(( $(tail -1 "$dir/swath-memcap-$$.rss") / 1024 ))
+    peak=$(( $(cat "$peak_file") / 1048576 ))
+    printf '%-28s %7.2f s  %5d MiB  %5d MiB  exit %d\n' "$name" "$(echo "$end - $start" | bc)" "$peak" "$rss" "$rc"
+    [ "$rc" = 0 ] || failed=1
+    rm -f "$dir/swath-memcap-$$.rss"
+}
+run "count" "$swath" count -t "$threads" "$csv"
+run "count --mmap" "$swath" count -t "$threads" --mmap "$csv"
+run "csv count" "$swath" csv count -t "$threads" "$csv"
+run "csv check" "$swath" csv check -t "$threads" "$csv"
+run "csv select -c id,city" "$swath" csv select -t "$threads" -c id,city "$csv"
+run "csv to-parquet" "$swath" csv to-parquet -t "$threads" -o "$out" "$csv"
+run "csv to-parquet -t 1" "$swath" csv to-parquet -t 1 -o "$out" "$csv"
+exit "$failed"
