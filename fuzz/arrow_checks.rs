@@ -6,7 +6,6 @@
 // Each target uses one of the checks.
 #![allow(dead_code)]
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use swath_arrow::arrow_array::{
@@ -17,6 +16,7 @@ use swath_arrow::arrow_schema::Schema;
 use swath_arrow::text::{parse_date, parse_timestamp};
 use swath_arrow::{ArrowReaderBuilder, ColumnSpec, ColumnType, Infer};
 use swath_csv::{FromField, ReaderBuilder};
+use swath_testkit::TempFile;
 
 const TYPES: [ColumnType; 7] = [
     ColumnType::Int64,
@@ -179,29 +179,6 @@ pub fn values(data: &[u8]) {
     }
 }
 
-static FILES: AtomicU64 = AtomicU64::new(0);
-
-/// A temporary file holding `doc`, removed on drop.
-struct TempCsv(std::path::PathBuf);
-
-impl TempCsv {
-    fn new(doc: &[u8]) -> TempCsv {
-        let path = std::env::temp_dir().join(format!(
-            "swath-fuzz-arrow-{}-{}.csv",
-            std::process::id(),
-            FILES.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::write(&path, doc).expect("write the temporary file");
-        TempCsv(path)
-    }
-}
-
-impl Drop for TempCsv {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 /// Types inferred from every record (`Infer::Full`) fit: a UTF-8 file the
 /// CSV reader reads whole decodes under its inferred schema without an
 /// error, with as many rows as records (text that is not UTF-8 fits no
@@ -223,10 +200,10 @@ pub fn inferred(data: &[u8]) {
     } else {
         b','
     });
-    let file = TempCsv::new(doc);
+    let file = TempFile::new("fuzz-arrow", doc);
 
     // What the CSV reader alone makes of the file.
-    let mut rdr = csv.from_path(&file.0).expect("valid options");
+    let mut rdr = csv.from_path(file.path()).expect("valid options");
     let mut records = 0usize;
     let csv_ok = loop {
         match rdr.next_record() {
@@ -238,14 +215,14 @@ pub fn inferred(data: &[u8]) {
 
     let mut b = ArrowReaderBuilder::new();
     b.csv(csv).infer(Infer::Full).batch_size(1 + usize::from(sel >> 4));
-    let schema = match b.infer_schema(&file.0) {
+    let schema = match b.infer_schema(file.path()) {
         Ok(s) => s.schema,
         Err(e) => {
             assert!(!csv_ok, "inference failed on a file that reads: {e}");
             return;
         }
     };
-    let mut seq = b.from_path(&file.0).expect("the schema was inferred once already");
+    let mut seq = b.from_path(file.path()).expect("the schema was inferred once already");
     let (want, want_err) = drain(|| seq.next_batch());
     if csv_ok && std::str::from_utf8(doc).is_ok() {
         assert_eq!(want_err, None, "a file that reads must decode under its inferred schema");
@@ -256,7 +233,7 @@ pub fn inferred(data: &[u8]) {
     for (threads, chunk) in [(2, 1), (3, 7)] {
         let mut p = b.clone();
         p.schema(Arc::clone(&schema)).threads(threads).chunk_size(chunk);
-        let mut par = p.build_parallel(&file.0).expect("a given schema").into_batches();
+        let mut par = p.build_parallel(file.path()).expect("a given schema").into_batches();
         let (got, err) = drain(|| par.next_batch());
         let (got, want) = (rows(&got), rows(&want));
         let what = format!("{threads} threads, chunks of {chunk}");

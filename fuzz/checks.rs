@@ -9,7 +9,7 @@ use std::io::Read;
 
 use swath_csv::classify::Kernel;
 use swath_csv::{ErrorKind, ReaderBuilder};
-use swath_testkit::Chunked;
+use swath_testkit::{Chunked, TempFile};
 
 type Rec = (Vec<Vec<u8>>, Option<(usize, usize)>);
 
@@ -160,7 +160,6 @@ pub fn chunked(data: &[u8]) {
 /// starts guessed), and the first error with its position, for tiny
 /// chunks (every seam gets crossed) on 2 to 4 threads.
 pub fn parallel(data: &[u8]) {
-    use std::sync::atomic::{AtomicU64, Ordering};
     use swath_csv::ParallelReader;
 
     let Some((&sel, doc)) = data.split_first() else {
@@ -174,18 +173,13 @@ pub fn parallel(data: &[u8]) {
         .double_quote(sel & 16 == 0)
         .max_record_bytes(if sel & 32 != 0 { 9 } else { 1 << 20 })
         .capacity(16);
-    static FILES: AtomicU64 = AtomicU64::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "swath-fuzz-{}-{}.csv",
-        std::process::id(),
-        FILES.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::write(&path, doc).expect("write the temporary file");
+    let file = TempFile::new("fuzz-parallel", doc);
+    let path = file.path();
     let describe = |e: &swath_csv::Error| {
         format!("{:?} at {:?} in {:?}", e.kind(), e.position(), e.record_position())
     };
 
-    let mut rdr = b.from_path(&path).expect("valid options");
+    let mut rdr = b.from_path(path).expect("valid options");
     let mut want = Vec::new();
     let want_err = loop {
         match rdr.next_record() {
@@ -198,7 +192,7 @@ pub fn parallel(data: &[u8]) {
     };
     let threads = 2 + usize::from(sel >> 6);
     for chunk in [1, 3, 8] {
-        let mut pr = ParallelReader::new(&b, &path).threads(threads).chunk_size(chunk);
+        let mut pr = ParallelReader::new(&b, path).threads(threads).chunk_size(chunk);
         match (pr.count(), &want_err) {
             (Ok(n), None) => assert_eq!(n, want.len() as u64, "count, chunk {chunk}"),
             (Err(e), Some(w)) => assert_eq!(&describe(&e), w, "count error, chunk {chunk}"),
@@ -238,7 +232,6 @@ pub fn parallel(data: &[u8]) {
         assert_eq!(got, want, "records, chunk {chunk}");
         assert_eq!(res.err().map(|e| describe(&e)), want_err, "error, chunk {chunk}");
     }
-    let _ = std::fs::remove_file(&path);
 }
 
 /// Every split of an exact plan, each read alone and in order, gives the
@@ -258,13 +251,13 @@ pub fn split_plan(data: &[u8]) {
         .skip_empty_lines(sel & 8 == 0)
         .comment((sel & 16 != 0).then_some(b'#'))
         .capacity(16);
-    let file = TempFile::new("split", doc);
+    let file = TempFile::new("fuzz-split", doc);
     // A compressed file (by its magic, as the sequential reader decides)
     // has no byte ranges to plan: both ways of planning refuse it.
     if doc.starts_with(&[0x1f, 0x8b]) || doc.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
         for planned in [
-            plan_splits(&b, &file.0, SplitSize::Count(2)),
-            plan_splits_speculative(&b, &file.0, SplitSize::Count(2)),
+            plan_splits(&b, file.path(), SplitSize::Count(2)),
+            plan_splits_speculative(&b, file.path(), SplitSize::Count(2)),
         ] {
             let err = planned.expect_err("a plan of a compressed file");
             assert!(err.to_string().contains("-compressed input cannot be split"), "{err}");
@@ -276,7 +269,7 @@ pub fn split_plan(data: &[u8]) {
         (p.record, p.line, p.byte, r.iter().map(<[u8]>::to_vec).collect::<Vec<_>>())
     };
 
-    let mut rdr = b.from_path(&file.0).expect("valid options");
+    let mut rdr = b.from_path(file.path()).expect("valid options");
     let mut want = Vec::new();
     let want_err = loop {
         match rdr.next_record() {
@@ -291,9 +284,9 @@ pub fn split_plan(data: &[u8]) {
         for speculative in [false, true] {
             let what = format!("{n} splits, speculative {speculative}");
             let planned = if speculative {
-                plan_splits_speculative(&b, &file.0, SplitSize::Count(n))
+                plan_splits_speculative(&b, file.path(), SplitSize::Count(n))
             } else {
-                plan_splits(&b, &file.0, SplitSize::Count(n))
+                plan_splits(&b, file.path(), SplitSize::Count(n))
             };
             let plan = match planned {
                 Ok(p) => p,
@@ -328,28 +321,5 @@ pub fn split_plan(data: &[u8]) {
             assert_eq!(got, want, "{what}: records ({:?})", plan.method());
             assert_eq!(err, want_err, "{what}: error ({:?})", plan.method());
         }
-    }
-}
-
-/// A temporary file holding a fuzz input, removed on drop.
-struct TempFile(std::path::PathBuf);
-
-impl TempFile {
-    fn new(what: &str, doc: &[u8]) -> TempFile {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static FILES: AtomicU64 = AtomicU64::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "swath-fuzz-{what}-{}-{}.csv",
-            std::process::id(),
-            FILES.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::write(&path, doc).expect("write the temporary file");
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
     }
 }

@@ -9,6 +9,8 @@
 //!   ([`csv_document`]), for the tests that cut files.
 //! - [`rng`]: a deterministic xorshift generator ([`Rng`]) for generated
 //!   inputs; the same seed gives the same input on every machine.
+//! - [`file`]: a temporary file of given bytes, removed on drop
+//!   ([`TempFile`]), for checks that need a path.
 //!
 //! Only ever a dev-dependency: nothing a user builds links it. It has no
 //! dependencies of its own, so even the core crate's unit tests can use it.
@@ -20,10 +22,12 @@
 
 pub mod alloc;
 pub mod csv;
+pub mod file;
 pub mod read;
 pub mod rng;
 
 pub use alloc::CountingAlloc;
 pub use csv::{csv_document, CsvShape};
+pub use file::TempFile;
 pub use read::Chunked;
 pub use rng::Rng;
