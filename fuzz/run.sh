@@ -39,8 +39,9 @@ fi
 cargo +nightly fuzz build
 bin_dir=target/$(rustc -vV | sed -n 's/^host: //p')/release
 
-# Leak checks at exit too: glibc keeps the thread-local destructors list of
-# the readers' worker threads, which LeakSanitizer reports.
+# No leak checks (libFuzzer's per input, LeakSanitizer's at exit): the
+# targets check answers, and glibc keeps the list of thread-local
+# destructors of the readers' worker threads, which both report as leaks.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 log_dir=$(mktemp -d)
 trap 'rm -rf "$log_dir"' EXIT
@@ -48,9 +49,7 @@ fuzz_one() {
     local t=$1
     mkdir -p "corpus/$t" "artifacts/$t"
     # New inputs go to the first directory (the corpus), never into the
-    # committed regressions. No leak checks: the targets check answers, and
-    # the parallel readers' worker threads free their thread-locals after
-    # an input returns, which LeakSanitizer reports as leaks.
+    # committed regressions.
     "$bin_dir/$t" "corpus/$t" "regressions/$t" \
         -max_total_time="$seconds" -runs="$runs" -timeout=10 -print_final_stats=1 -detect_leaks=0 \
         -artifact_prefix="artifacts/$t/" > "$log_dir/$t.log" 2>&1
