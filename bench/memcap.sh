@@ -22,6 +22,10 @@ while [ $# -gt 0 ]; do
         *) echo "memcap: unknown argument $1" >&2; exit 2 ;;
     esac
 done
+if [ ! -x /usr/bin/time ]; then
+    echo "memcap: needs GNU time at /usr/bin/time (apt-get install time)" >&2
+    exit 1
+fi
 swath=${SWATH_CLI:-${CARGO_TARGET_DIR:-target}/release/swath}
 [ -x "$swath" ] || cargo build --release -q -p swath-cli
 bytes=$(numfmt --from=iec "$size")
@@ -81,7 +85,8 @@ run() {
     local rss peak
     rss=$(( $(tail -1 "$dir/swath-memcap-$$.rss") / 1024 ))
     peak=$(( $(cat "$peak_file") / 1048576 ))
-    printf '%-28s %7.2f s  %5d MiB  %5d MiB  exit %d\n' "$name" "$(echo "$end - $start" | bc)" "$peak" "$rss" "$rc"
+    printf '%-28s %7.2f s  %5d MiB  %5d MiB  exit %d\n' "$name" \
+        "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$peak" "$rss" "$rc"
     [ "$rc" = 0 ] || failed=1
     rm -f "$dir/swath-memcap-$$.rss"
 }
