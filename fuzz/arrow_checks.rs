@@ -18,16 +18,6 @@ use swath_arrow::{ArrowReaderBuilder, ColumnSpec, ColumnType, Infer};
 use swath_csv::{FromField, ReaderBuilder};
 use swath_testkit::TempFile;
 
-const TYPES: [ColumnType; 7] = [
-    ColumnType::Int64,
-    ColumnType::Float64,
-    ColumnType::Boolean,
-    ColumnType::Date32,
-    ColumnType::Timestamp,
-    ColumnType::TimestampTz,
-    ColumnType::Utf8,
-];
-
 /// One decoded value, comparable (floats by their bits).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Value {
@@ -126,7 +116,8 @@ pub fn values(data: &[u8]) {
         return;
     }
     let (tys, doc) = rest.split_at(ncols);
-    let types: Vec<ColumnType> = tys.iter().map(|&t| TYPES[usize::from(t) % TYPES.len()]).collect();
+    let types: Vec<ColumnType> =
+        tys.iter().map(|&t| ColumnType::ALL[usize::from(t) % ColumnType::ALL.len()]).collect();
     let batch = 1 + usize::from(sel >> 2);
 
     let mut csv = ReaderBuilder::new();

@@ -10,20 +10,8 @@ mod checks;
 /// Replay every kept input of `target` through `check`; the number of
 /// inputs replayed, at least one.
 fn replay(target: &str, check: fn(&[u8])) -> usize {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/regressions")
-        .join(target);
-    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
-        panic!("{}: {e}: the regressions of {target} are missing", dir.display())
-    });
-    let mut n = 0;
-    for e in entries {
-        let path = e.unwrap().path();
-        check(&std::fs::read(&path).unwrap());
-        n += 1;
-    }
-    assert!(n >= 1, "{}: no inputs kept for {target}", dir.display());
-    n
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
+    swath_testkit::replay_kept_inputs(&dir, target, check)
 }
 
 const SEEDS: &[&[u8]] = &[

@@ -9,8 +9,10 @@
 //!   ([`csv_document`]), for the tests that cut files.
 //! - [`rng`]: a deterministic xorshift generator ([`Rng`]) for generated
 //!   inputs; the same seed gives the same input on every machine.
-//! - [`file`]: a temporary file of given bytes, removed on drop
+//! - [`file`](mod@file): a temporary file of given bytes, removed on drop
 //!   ([`TempFile`]), for checks that need a path.
+//! - [`regressions`]: the fuzzers' kept inputs replayed through their
+//!   checks ([`replay_kept_inputs`]).
 //!
 //! Only ever a dev-dependency: nothing a user builds links it. It has no
 //! dependencies of its own, so even the core crate's unit tests can use it.
@@ -24,10 +26,12 @@ pub mod alloc;
 pub mod csv;
 pub mod file;
 pub mod read;
+pub mod regressions;
 pub mod rng;
 
 pub use alloc::CountingAlloc;
 pub use csv::{csv_document, CsvShape};
 pub use file::TempFile;
 pub use read::Chunked;
+pub use regressions::replay_kept_inputs;
 pub use rng::Rng;
