@@ -210,7 +210,7 @@ impl ArrowReaderBuilder {
     pub fn infer_schema(&self, path: impl AsRef<Path>) -> Result<InferredSchema> {
         let path = path.as_ref();
         let src = Source::open(path)?;
-        if src.file().is_none() {
+        if src.ranged_source().is_none() {
             let (buf, eof, _) = read_prefix(src)?;
             return self.infer_prefix(&buf, eof);
         }
@@ -277,8 +277,7 @@ impl ArrowReaderBuilder {
         if points == 0 || per_point == 0 {
             return Ok(0);
         }
-        let file = Arc::new(File::open(path)?);
-        let len = file.metadata()?.len();
+        let (file, len) = swath::range::open_ranged(path)?;
         // Chunks the size of the gaps between places (phase 1 reads every
         // byte once either way; fewer chunks is fewer seams).
         let chunk = (len / points as u64).max(4096);
@@ -499,7 +498,7 @@ impl ArrowReaderBuilder {
     pub fn from_path(&self, path: impl AsRef<Path>) -> Result<ArrowReader<StreamInput<Source>>> {
         let path = path.as_ref();
         let src = Source::open(path)?;
-        if src.file().is_none() {
+        if src.ranged_source().is_none() {
             return self.from_reader(src);
         }
         let schema = self.infer_schema(path)?.schema;
@@ -544,11 +543,27 @@ impl ArrowReaderBuilder {
         start: Position,
         end: u64,
     ) -> Result<ArrowReader<FileRange>> {
+        let len = file.metadata()?.len();
+        self.from_ranged(file, len, start, end)
+    }
+
+    /// As [`from_range`](Self::from_range), over any ranged source of
+    /// length `len` (a remote object).
+    ///
+    /// # Errors
+    ///
+    /// As [`from_range`](Self::from_range).
+    pub fn from_ranged(
+        &self,
+        file: Arc<dyn swath::ReadAt>,
+        len: u64,
+        start: Position,
+        end: u64,
+    ) -> Result<ArrowReader<FileRange>> {
         let schema = self
             .schema
             .clone()
             .ok_or_else(|| Error::Schema("reading a byte range needs a given schema".into()))?;
-        let len = file.metadata()?.len();
         let src = FileRange::new(file, start.byte, len);
         let rdr = if start.byte == 0 {
             self.csv.from_reader(src)?

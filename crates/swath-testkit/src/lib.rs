@@ -13,6 +13,9 @@
 //!   ([`TempFile`]), for checks that need a path.
 //! - [`regressions`]: the fuzzers' kept inputs replayed through their
 //!   checks ([`replay_kept_inputs`]).
+//! - [`http`]: loopback HTTP/1.1 servers for the remote-input tests: a
+//!   ranged object server with ETags ([`RangeServer`]) and a proxy that
+//!   fails, delays or cuts responses on a plan ([`FaultProxy`], [`Faults`]).
 //!
 //! Only ever a dev-dependency: nothing a user builds links it. It has no
 //! dependencies of its own, so even the core crate's unit tests can use it.
@@ -25,6 +28,7 @@
 pub mod alloc;
 pub mod csv;
 pub mod file;
+pub mod http;
 pub mod read;
 pub mod regressions;
 pub mod rng;
@@ -32,6 +36,7 @@ pub mod rng;
 pub use alloc::CountingAlloc;
 pub use csv::{csv_document, CsvShape};
 pub use file::TempFile;
+pub use http::{FaultProxy, Faults, RangeServer};
 pub use read::Chunked;
 pub use regressions::replay_kept_inputs;
 pub use rng::Rng;

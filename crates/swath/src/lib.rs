@@ -49,6 +49,7 @@ mod lines;
 pub mod mmap;
 pub mod parallel;
 pub mod range;
+pub mod remote;
 mod source;
 pub mod swar;
 
@@ -61,5 +62,5 @@ pub use fills::FillReader;
 pub use lines::{LineReader, LineReaderBuilder, DEFAULT_MAX_LINE_LEN};
 pub use mmap::SafeMap;
 pub use parallel::Parallel;
-pub use range::{Framing, LineFraming, RangeReader};
+pub use range::{Framing, LineFraming, RangeReader, ReadAt};
 pub use source::Source;

@@ -11,6 +11,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
+use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Position, Result};
 
@@ -41,24 +42,64 @@ pub fn nth_range(len: u64, chunk: u64, i: usize) -> Range<u64> {
     start..start.saturating_add(chunk).min(len)
 }
 
+/// Anything that reads bytes at an offset without a shared cursor: a local
+/// file (`pread`), or a remote object read by ranged GETs (swath-remote).
+/// Every range, split and framing below reads through this, so a remote
+/// object gets the same exact splits as a file.
+///
+/// Like `pread`, a read may return fewer bytes than asked for before the
+/// end; `Ok(0)` means `offset` is at or past the end.
+pub trait ReadAt: Send + Sync {
+    /// Read into `buf` from `offset`; returns the bytes read.
+    ///
+    /// # Errors
+    ///
+    /// The source's I/O error (for a remote object, one that names its URL
+    /// and the byte offset).
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
+}
+
+impl ReadAt for File {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        FileExt::read_at(self, buf, offset)
+    }
+}
+
+impl<T: ReadAt + ?Sized> ReadAt for Arc<T> {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        (**self).read_at(buf, offset)
+    }
+}
+
+impl<T: ReadAt + ?Sized> ReadAt for &T {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        (**self).read_at(buf, offset)
+    }
+}
+
 /// Reads a file from an offset with `pread`, so many threads can share one
 /// `File` without a shared cursor. Stops at `end`.
-#[derive(Debug)]
 pub struct RangeReader<'f> {
-    file: &'f File,
+    file: &'f dyn ReadAt,
     pos: u64,
     end: u64,
 }
 
 impl<'f> RangeReader<'f> {
     /// Read `range` of `file`.
-    pub fn new(file: &'f File, range: Range<u64>) -> RangeReader<'f> {
+    pub fn new(file: &'f dyn ReadAt, range: Range<u64>) -> RangeReader<'f> {
         RangeReader { file, pos: range.start, end: range.end.max(range.start) }
     }
 
     /// The offset of the next byte to read.
     pub fn position(&self) -> u64 {
         self.pos
+    }
+}
+
+impl std::fmt::Debug for RangeReader<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RangeReader").field("pos", &self.pos).field("end", &self.end).finish()
     }
 }
 
@@ -74,13 +115,68 @@ impl Read for RangeReader<'_> {
     }
 }
 
+/// Open `path` to read by ranges: a local file (its length from its
+/// metadata), or a URL through the installed opener ([`crate::remote`]).
+///
+/// # Errors
+///
+/// The open error, with the path.
+pub fn open_ranged(path: &std::path::Path) -> Result<(Arc<dyn ReadAt>, u64)> {
+    if let Some(url) = crate::remote::as_url(path) {
+        return crate::remote::open(url);
+    }
+    let with_path = |e: io::Error| Error::from(e).with_path(path);
+    let file = File::open(path).map_err(with_path)?;
+    let len = file.metadata().map_err(with_path)?.len();
+    Ok((Arc::new(file), len))
+}
+
+/// An owned reader of a ranged source from one byte to an end: what a
+/// reader on another thread runs over (a split, a byte range).
+#[derive(Clone)]
+pub struct OwnedRange {
+    src: Arc<dyn ReadAt>,
+    pos: u64,
+    end: u64,
+}
+
+impl OwnedRange {
+    /// Read `src` from `start` up to `end`.
+    pub fn new(src: Arc<dyn ReadAt>, start: u64, end: u64) -> OwnedRange {
+        OwnedRange { src, pos: start, end: end.max(start) }
+    }
+
+    /// The offset of the next byte to read.
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+}
+
+impl std::fmt::Debug for OwnedRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwnedRange").field("pos", &self.pos).field("end", &self.end).finish()
+    }
+}
+
+impl Read for OwnedRange {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want = buf.len().min((self.end - self.pos).min(usize::MAX as u64) as usize);
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = self.src.read_at(&mut buf[..want], self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
 /// Read exactly `range` of `file` into `buf`, or fail with
 /// [`ErrorKind::Truncated`] when the file ends first (it shrank after open).
 ///
 /// # Errors
 ///
 /// I/O errors, and `Truncated` with `expected = range.end`.
-pub fn read_range_exact(file: &File, range: Range<u64>, buf: &mut [u8]) -> Result<()> {
+pub fn read_range_exact(file: &dyn ReadAt, range: Range<u64>, buf: &mut [u8]) -> Result<()> {
     let mut done = 0usize;
     let want = (range.end - range.start) as usize;
     while done < want {
@@ -107,7 +203,7 @@ pub fn read_range_exact(file: &File, range: Range<u64>, buf: &mut [u8]) -> Resul
 /// # Errors
 ///
 /// The first I/O error other than `Interrupted`.
-pub fn read_full_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+pub fn read_full_at(file: &dyn ReadAt, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     let mut done = 0;
     while done < buf.len() {
         match file.read_at(&mut buf[done..], offset + done as u64) {
@@ -130,7 +226,7 @@ pub trait Framing: Sync {
     /// # Errors
     ///
     /// I/O errors reading the file.
-    fn record_start(&self, file: &File, pos: u64, len: u64) -> Result<u64>;
+    fn record_start(&self, file: &dyn ReadAt, pos: u64, len: u64) -> Result<u64>;
 }
 
 /// Lines: a record starts at 0 and after every `\n`.
@@ -138,7 +234,7 @@ pub trait Framing: Sync {
 pub struct LineFraming;
 
 impl Framing for LineFraming {
-    fn record_start(&self, file: &File, pos: u64, len: u64) -> Result<u64> {
+    fn record_start(&self, file: &dyn ReadAt, pos: u64, len: u64) -> Result<u64> {
         if pos == 0 || pos >= len {
             return Ok(pos.min(len));
         }
@@ -165,7 +261,7 @@ impl Framing for LineFraming {
 /// As [`Framing::record_start`].
 pub fn snap<F: Framing + ?Sized>(
     framing: &F,
-    file: &File,
+    file: &dyn ReadAt,
     nominal: Range<u64>,
     len: u64,
 ) -> Result<Range<u64>> {

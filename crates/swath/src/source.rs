@@ -1,6 +1,8 @@
 //! Where bytes come from: a regular file (read with `read`/`pread`), a
-//! stream (stdin, a pipe, a FIFO, a character device, a `/proc` file), or,
-//! as an explicit opt-in, a memory map.
+//! remote object read by ranges (a URL, opened by the opener swath-remote
+//! installs, see [`crate::remote`]), a stream (stdin, a pipe, a FIFO, a
+//! character device, a `/proc` file), or, as an explicit opt-in, a memory
+//! map.
 //!
 //! A stream is never seeked and its `len()` is never trusted: a FIFO reports
 //! 0, and so does `/proc/self/status`, which still has lines.
@@ -8,9 +10,11 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::decompress::{sniff, Compression, Decoded};
 use crate::error::{Error, ErrorKind, Result};
+use crate::range::ReadAt;
 
 /// An opened input.
 pub struct Source {
@@ -22,6 +26,9 @@ pub struct Source {
 enum Inner {
     /// A regular file whose size at open is known and non-zero.
     File { file: File, len: u64 },
+    /// A source read by ranges (a remote object), of known length; `pos` is
+    /// the cursor of its sequential `Read`.
+    Ranged { src: Arc<dyn ReadAt>, len: u64, pos: u64 },
     /// Anything read front to back until `read` returns 0.
     Stream(Box<dyn Read + Send>),
 }
@@ -52,6 +59,10 @@ impl Source {
         if path == Path::new("-") {
             return Ok(Source::stdin_raw());
         }
+        if let Some(url) = crate::remote::as_url(path) {
+            let (src, len) = crate::remote::open(url)?;
+            return Ok(Source::ranged(src, len, url));
+        }
         let fail = |e: Error| e.with_path(path);
         let file = File::open(path).map_err(|e| fail(e.into()))?;
         let meta = file.metadata().map_err(|e| fail(e.into()))?;
@@ -79,6 +90,14 @@ impl Source {
 
     fn stdin_raw() -> Source {
         Source::from_reader(io::stdin(), None)
+    }
+
+    /// A source read by ranges, of length `len`, named `name` in messages
+    /// (a URL). It is read like a regular file: by ranges in parallel, or
+    /// front to back through `Read`.
+    pub fn ranged(src: Arc<dyn ReadAt>, len: u64, name: impl Into<PathBuf>) -> Source {
+        let inner = Inner::Ranged { src, len, pos: 0 };
+        Source { inner, path: Some(name.into()), compression: Compression::None }
     }
 
     /// Any reader, streamed as it is; `name` is used in error messages.
@@ -117,6 +136,17 @@ impl Source {
                     format => (format, Box::new(file)),
                 }
             }
+            Inner::Ranged { src, len, pos } => {
+                let mut prefix = [0u8; 4];
+                let n = crate::range::read_full_at(&*src, &mut prefix, 0).map_err(named)?;
+                match Compression::detect(&prefix[..n]) {
+                    Compression::None => {
+                        let inner = Inner::Ranged { src, len, pos };
+                        return Ok(Source { inner, path, compression });
+                    }
+                    format => (format, Box::new(Cursor { src, pos: 0, len })),
+                }
+            }
             Inner::Stream(s) => sniff(s).map_err(named)?,
         };
         let inner = match format {
@@ -145,10 +175,11 @@ impl Source {
         }
     }
 
-    /// The size at open, for a regular file; `None` for a stream.
+    /// The size at open, for a regular file or a remote object; `None` for
+    /// a stream.
     pub fn len(&self) -> Option<u64> {
         match &self.inner {
-            Inner::File { len, .. } => Some(*len),
+            Inner::File { len, .. } | Inner::Ranged { len, .. } => Some(*len),
             Inner::Stream(_) => None,
         }
     }
@@ -158,11 +189,38 @@ impl Source {
         self.len().is_none_or(|n| n == 0)
     }
 
-    /// The file, when this is a regular file that can be read by ranges.
+    /// The file, when this is a local regular file (it can be mapped).
     pub fn file(&self) -> Option<&File> {
         match &self.inner {
             Inner::File { file, .. } => Some(file),
+            Inner::Ranged { .. } | Inner::Stream(_) => None,
+        }
+    }
+
+    /// The bytes by ranges, when this is a regular file or a remote object
+    /// (not a stream, not a decompressed input).
+    pub fn ranged_source(&self) -> Option<&dyn ReadAt> {
+        match &self.inner {
+            Inner::File { file, .. } => Some(file),
+            Inner::Ranged { src, .. } => Some(&**src),
             Inner::Stream(_) => None,
+        }
+    }
+
+    /// As [`Source::ranged_source`], shared: for work that outlives this
+    /// borrow (threads of a pipeline). A file is duplicated (`try_clone`).
+    ///
+    /// # Errors
+    ///
+    /// The `dup` error of a file.
+    pub fn shared_ranged_source(&self) -> Result<Option<Arc<dyn ReadAt>>> {
+        match &self.inner {
+            Inner::File { file, .. } => {
+                let file = file.try_clone().map_err(|e| self.with_path(e.into()))?;
+                Ok(Some(Arc::new(file)))
+            }
+            Inner::Ranged { src, .. } => Ok(Some(Arc::clone(src))),
+            Inner::Stream(_) => Ok(None),
         }
     }
 
@@ -181,7 +239,11 @@ impl Source {
     /// When this is not a regular file, or the OS refuses the map.
     pub unsafe fn map(&self) -> Result<memmap2::Mmap> {
         let Some(file) = self.file() else {
-            let err = io::Error::new(io::ErrorKind::Unsupported, "cannot mmap a stream");
+            let what = match self.inner {
+                Inner::Ranged { .. } => "cannot mmap a remote object",
+                _ => "cannot mmap a stream",
+            };
+            let err = io::Error::new(io::ErrorKind::Unsupported, what);
             return Err(self.with_path(err.into()));
         };
         // SAFETY: the caller guarantees the file is not changed while mapped.
@@ -203,8 +265,34 @@ impl Read for Source {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match &mut self.inner {
             Inner::File { file, .. } => file.read(buf),
+            Inner::Ranged { src, len, pos } => read_ranged(&**src, *len, pos, buf),
             Inner::Stream(s) => s.read(buf),
         }
+    }
+}
+
+/// One sequential read of a ranged source at `*pos`, stopping at `len`.
+fn read_ranged(src: &dyn ReadAt, len: u64, pos: &mut u64, buf: &mut [u8]) -> io::Result<usize> {
+    let want = buf.len().min(len.saturating_sub(*pos).min(usize::MAX as u64) as usize);
+    if want == 0 {
+        return Ok(0);
+    }
+    let n = src.read_at(&mut buf[..want], *pos)?;
+    *pos += n as u64;
+    Ok(n)
+}
+
+/// A ranged source read front to back, owned: what a decoder thread reads
+/// a compressed remote object through.
+struct Cursor {
+    src: Arc<dyn ReadAt>,
+    pos: u64,
+    len: u64,
+}
+
+impl Read for Cursor {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        read_ranged(&*self.src, self.len, &mut self.pos, buf)
     }
 }
 

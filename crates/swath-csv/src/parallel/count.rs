@@ -17,9 +17,9 @@
 //! I/O error) gives up, and the caller counts with the reader instead,
 //! which meets the exact error. So the answer is the reader's, always.
 
-use std::fs::File;
 use std::path::Path;
 use std::sync::Mutex;
+use swath::ReadAt;
 
 use swath::{Buffer, Source};
 
@@ -48,13 +48,15 @@ impl ParallelReader {
         if self.builder.validate().is_err() || not_parity_safe(&self.builder).is_some() {
             return None;
         }
-        // Only a regular file can be opened twice (here, and by the reader
-        // if this gives up): opening a pipe or stdin takes bytes from it.
-        if self.path == Path::new("-") || !std::fs::metadata(&self.path).ok()?.is_file() {
+        // Only a regular file or a remote object can be opened twice (here,
+        // and by the reader if this gives up): opening a pipe or stdin takes
+        // bytes from it.
+        let regular = || std::fs::metadata(&self.path).is_ok_and(|m| m.is_file());
+        if self.path == Path::new("-") || !(swath::remote::is_url(&self.path) || regular()) {
             return None;
         }
         let src = Source::open(&self.path).ok()?;
-        let (Some(file), Some(len)) = (src.file(), src.len()) else {
+        let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             return None;
         };
         let mut seam_builder = self.builder.clone();
@@ -142,7 +144,7 @@ impl ParallelReader {
 /// piece by piece.
 #[allow(clippy::too_many_arguments)]
 fn scan_chunk(
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     top: u64,
     a: u64,

@@ -245,7 +245,7 @@ impl ParallelReader {
         self.builder.validate()?;
         let top = vec![crate::Position::new(0, 1, 0)];
         let src = Source::open(&self.path)?;
-        let (Some(file), Some(len)) = (src.file(), src.len()) else {
+        let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             return Ok(top);
         };
         if not_parity_safe(&self.builder).is_some() {
@@ -425,7 +425,7 @@ impl ParallelReader {
         let src = Source::open(&self.path).map_err(Error::from)?;
         let reason = if self.par.thread_count() <= 1 {
             Some("one thread")
-        } else if src.file().is_none() {
+        } else if src.ranged_source().is_none() {
             Some("not a regular file (a stream, empty, or compressed)")
         } else {
             not_parity_safe(&self.builder)
@@ -435,7 +435,7 @@ impl ParallelReader {
             let rdr = Input::whole(&self.builder, src)?;
             return sequential(rdr, self.par.chunk_len(), init, work, consume);
         }
-        let (Some(file), Some(len)) = (src.file(), src.len()) else {
+        let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             unreachable!("a source with a file has a length");
         };
         let mut ctx = Ctx {

@@ -1,7 +1,7 @@
 //! Phase 1 and the serial chain: where each task starts, at which line,
 //! with how many records behind it (a prediction phase 2 verifies).
 
-use std::fs::File;
+use swath::ReadAt;
 
 use swath::range::{nth_range, range_count};
 use swath::{Buffer, Parallel, RangeReader};
@@ -32,7 +32,7 @@ pub(crate) struct Task {
 ///
 /// An I/O error, or the file shrinking while it is read.
 pub(crate) fn plan(
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     bom: u64,
     par: &Parallel,
@@ -119,7 +119,7 @@ pub(crate) fn plan(
 /// byte.
 #[allow(clippy::too_many_arguments)]
 fn follow(
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     a: u64,
     b: u64,
@@ -139,7 +139,7 @@ fn follow(
 
 /// Read `lo..hi` of `file` into `buf` (cleared first).
 pub(crate) fn read_into(
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     lo: u64,
     hi: u64,
@@ -162,7 +162,7 @@ pub(crate) fn read_into(
 /// byte and the bytes from `a`. At `top`, the first byte read (where a
 /// record starts), the byte before is a virtual terminator, `\n`.
 pub(crate) fn read_after<'b>(
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     top: u64,
     a: u64,
@@ -183,7 +183,7 @@ pub(crate) fn read_after<'b>(
 /// the L2 cache after its copy.
 #[allow(clippy::too_many_arguments)]
 fn scan_range(
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     bom: u64,
     a: u64,

@@ -16,7 +16,7 @@
 //! against where the reader of the task before it stopped, and re-reads a
 //! task whose guess was wrong from there (`ParallelReader::run`).
 
-use std::fs::File;
+use swath::ReadAt;
 
 use swath::{Buffer, Parallel};
 
@@ -35,7 +35,7 @@ const WINDOW: u64 = 64 << 10;
 ///
 /// An I/O error, or the file shrinking while it is read.
 pub(crate) fn speculate(
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     bom: u64,
     par: &Parallel,
@@ -62,7 +62,7 @@ pub(crate) fn speculate(
 /// first chunk, read from the top, and for a chunk without one).
 #[allow(clippy::too_many_arguments)]
 fn first_start(
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     bom: u64,
     a: u64,

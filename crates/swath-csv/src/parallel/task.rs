@@ -2,9 +2,9 @@
 //! what the serial check needs (where it found its first record and the
 //! first record past its end, and how many it read).
 
-use std::fs::File;
 use std::path::Path;
 use std::sync::Mutex;
+use swath::ReadAt;
 
 use swath::{Buffer, RangeReader};
 
@@ -19,7 +19,7 @@ use crate::ReaderBuilder;
 /// What phase 2 needs to read a task: the file and what the first records
 /// taught (headers, field count).
 pub(crate) struct Ctx<'a> {
-    pub(crate) file: &'a File,
+    pub(crate) file: &'a dyn ReadAt,
     pub(crate) len: u64,
     pub(crate) path: Option<&'a Path>,
     pub(crate) builder: &'a ReaderBuilder,

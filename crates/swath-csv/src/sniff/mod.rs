@@ -221,7 +221,7 @@ impl Sniffer {
     pub fn sniff_path(&self, path: impl AsRef<Path>) -> Result<Sniffed> {
         let path = path.as_ref();
         let mut src = swath::Source::open(path)?;
-        let (Some(file), Some(len)) = (src.file(), src.len()) else {
+        let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             let mut head = Vec::new();
             (&mut src)
                 .take(4 * self.sample_bytes as u64)

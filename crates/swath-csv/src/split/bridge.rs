@@ -2,9 +2,9 @@
 //! the parallel reader's quote-parity plan and speculative first starts,
 //! the configuration, and a reader resumed in the middle of a file.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+use swath::ReadAt;
 
 use swath::Parallel;
 
@@ -55,7 +55,7 @@ pub(crate) struct ParityStart {
 /// first entry is the top of the file, byte 0).
 pub(crate) fn parity_starts(
     b: &ReaderBuilder,
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     bom: u64,
     chunk: u64,
@@ -79,7 +79,7 @@ pub(crate) fn parity_starts(
 /// quote hypotheses); the first entry is the top of the file.
 pub(crate) fn guessed_starts(
     b: &ReaderBuilder,
-    file: &File,
+    file: &dyn ReadAt,
     len: u64,
     bom: u64,
     chunk: u64,
@@ -128,7 +128,7 @@ pub(crate) struct Top {
 
 /// Read the header row (or the first record, when the field count is
 /// learnt without headers) of `file`.
-pub(crate) fn read_top(b: &ReaderBuilder, file: &File, len: u64, path: &Path) -> Result<Top> {
+pub(crate) fn read_top(b: &ReaderBuilder, file: &dyn ReadAt, len: u64, path: &Path) -> Result<Top> {
     let c = b.config();
     let mut rdr = reader_at(
         b,

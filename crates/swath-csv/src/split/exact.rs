@@ -2,8 +2,6 @@
 //! boundary, line and predicted record count, placed in the split that
 //! owns it. No field is parsed; each split's reader checks its end.
 
-use std::os::unix::fs::FileExt;
-
 use super::bridge;
 use super::{Planner, Split};
 use crate::error::{Error, Result};

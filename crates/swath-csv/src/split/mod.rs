@@ -55,7 +55,6 @@ pub use checked::plan_splits_checked;
 pub use locate::Cut;
 pub use reader::SplitReader;
 
-use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -175,7 +174,7 @@ pub fn plan_splits_speculative(
 pub(crate) struct Planner<'a> {
     pub(crate) builder: &'a ReaderBuilder,
     pub(crate) path: &'a Path,
-    pub(crate) file: File,
+    pub(crate) file: std::sync::Arc<dyn swath::ReadAt>,
     pub(crate) len: u64,
     pub(crate) bom: u64,
     /// Bytes per split.
@@ -188,13 +187,12 @@ impl<'a> Planner<'a> {
     fn new(builder: &'a ReaderBuilder, path: &'a Path, size: SplitSize) -> Result<Planner<'a>> {
         builder.validate()?;
         let with_path = |e: std::io::Error| Error::from(e).with_path(path);
-        let file = File::open(path).map_err(with_path)?;
-        let len = file.metadata().map_err(with_path)?.len();
+        let (file, len) = swath::range::open_ranged(path)?;
         // The first bytes, read through short reads and EINTR: a BOM, or
         // the magic of a compressed file, which has no byte ranges to cut
         // (the sequential reader decodes it; a plan would cut its raw bytes).
         let mut head = [0u8; 4];
-        let got = swath::range::read_full_at(&file, &mut head, 0).map_err(with_path)?;
+        let got = swath::range::read_full_at(&*file, &mut head, 0).map_err(with_path)?;
         let compression = swath::decompress::Compression::detect(&head[..got]);
         if compression != swath::decompress::Compression::None {
             let msg = format!(
@@ -213,7 +211,7 @@ impl<'a> Planner<'a> {
         if bom > 0 {
             chunk = chunk.max(bom + 1);
         }
-        let top = bridge::read_top(builder, &file, len, path)?;
+        let top = bridge::read_top(builder, &*file, len, path)?;
         // Likewise for empty lines before the first record: the first split
         // must hold its first byte. Otherwise the record's chunk is folded
         // into the first split, and the records after it in that chunk lose
@@ -242,7 +240,7 @@ impl<'a> Planner<'a> {
         } else if speculative {
             let guesses = bridge::guessed_starts(
                 self.builder,
-                &self.file,
+                &*self.file,
                 self.len,
                 self.bom,
                 self.chunk,
@@ -254,7 +252,7 @@ impl<'a> Planner<'a> {
         } else if d.lenient {
             let starts = bridge::parity_starts(
                 self.builder,
-                &self.file,
+                &*self.file,
                 self.len,
                 self.bom,
                 self.chunk,
@@ -286,10 +284,8 @@ impl SplitPlan {
         splits: Vec<Split>,
     ) -> Result<SplitPlan> {
         builder.validate()?;
-        let with_path = |e: std::io::Error| Error::from(e).with_path(path);
-        let file = File::open(path).map_err(with_path)?;
-        let len = file.metadata().map_err(with_path)?.len();
-        let top = bridge::read_top(builder, &file, len, path)?;
+        let (file, len) = swath::range::open_ranged(path)?;
+        let top = bridge::read_top(builder, &*file, len, path)?;
         Ok(SplitPlan {
             builder: builder.clone(),
             path: path.to_path_buf(),
@@ -419,10 +415,8 @@ impl ReaderBuilder {
     pub fn from_split(&self, path: impl AsRef<Path>, split: &Split) -> Result<SplitReader> {
         self.validate()?;
         let path = path.as_ref();
-        let with_path = |e: std::io::Error| Error::from(e).with_path(path);
-        let file = File::open(path).map_err(with_path)?;
-        let len = file.metadata().map_err(with_path)?.len();
-        let top = bridge::read_top(self, &file, len, path)?;
+        let (file, len) = swath::range::open_ranged(path)?;
+        let top = bridge::read_top(self, &*file, len, path)?;
         reader::open_split(self, path, len, split, &top, 0)
     }
 }

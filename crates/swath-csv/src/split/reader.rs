@@ -2,9 +2,9 @@
 //! the split's range, numbered as in the whole file, and a check that the
 //! split ends where the plan says the next one begins.
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::Path;
+use swath::range::OwnedRange;
 
 use super::bridge::{self, Top};
 use super::Split;
@@ -25,7 +25,7 @@ use crate::reader::Reader;
 /// [`ErrorKind::SplitMismatch`] error instead of `None`: a plan that does
 /// not fit the file (it changed, or other settings made the plan) is never
 /// a silent wrong record.
-pub struct SplitReader<R = File> {
+pub struct SplitReader<R = OwnedRange> {
     rdr: Reader<R>,
     /// Records starting at or past this byte are not the split's.
     end: u64,
@@ -210,11 +210,10 @@ pub(crate) fn open_split(
     split: &Split,
     top: &Top,
     skip_before: u64,
-) -> Result<SplitReader<File>> {
-    let with_path = |e: std::io::Error| Error::from(e).with_path(path);
-    let mut file = File::open(path).map_err(with_path)?;
+) -> Result<SplitReader<OwnedRange>> {
+    let (src, _) = swath::range::open_ranged(path)?;
     let at = if split.index == 0 { 0 } else { split.start };
-    file.seek(SeekFrom::Start(at)).map_err(with_path)?;
+    let file = OwnedRange::new(src, at, len);
     let records = split.record.saturating_sub(1);
     let rdr = bridge::reader_at(b, file, (len, path), (at, split.line, records), top)?;
     let next = (split.end < len).then_some(split.end);

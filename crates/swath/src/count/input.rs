@@ -55,10 +55,10 @@ pub fn count_source(src: &mut Source, opts: &CountOptions) -> Result<LineCount> 
         Some(p) => e.with_path(p),
         None => e,
     };
-    let (Some(file), Some(len)) = (src.file(), src.len()) else {
+    let (Some(ranged), Some(len)) = (src.ranged_source(), src.len()) else {
         return count_stream(src, opts.buffer_size);
     };
-    if opts.mmap {
+    if let (true, Some(file)) = (opts.mmap, src.file()) {
         // SAFETY: documented on `CountOptions::mmap`: the caller opted in to
         // a map of a file nobody writes in place; a shrinking file is a
         // `Truncated` error through `SafeMap::check`, not a SIGBUS crash.
@@ -74,7 +74,7 @@ pub fn count_source(src: &mut Source, opts: &CountOptions) -> Result<LineCount> 
     let parts = opts.parallel.try_map_with(
         len,
         || Buffer::with_capacity(opts.buffer_size),
-        |buf, _, range| count_range(file, range, buf),
+        |buf, _, range| count_range(ranged, range, buf),
     );
     let parts = parts.map_err(with_path)?;
     Ok(parts.into_iter().fold(LineCount::default(), LineCount::then))
@@ -82,7 +82,7 @@ pub fn count_source(src: &mut Source, opts: &CountOptions) -> Result<LineCount> 
 
 /// Count one byte range of a file with `pread` into `buf`.
 fn count_range(
-    file: &std::fs::File,
+    file: &dyn crate::range::ReadAt,
     range: std::ops::Range<u64>,
     buf: &mut Buffer,
 ) -> Result<LineCount> {
