@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the peer readers the Arrow tests check swath's Parquet against
-# (pyarrow and DuckDB, pinned) into a venv under the target directory, and
-# print that venv's python on stdout. .ci/run does:
+# (pyarrow and DuckDB, pinned), and the S3-compatible server the remote
+# tests read from (moto's, see swath-testkit's s3.rs), into a venv under the
+# target directory, and print that venv's python on stdout. .ci/run does:
 #   SWATH_PEER_PYTHON="$(.ci/peers.sh)"; export SWATH_PEER_PYTHON
 # `--bench` also installs what bench/ compares against (Polars, DuckDB CLI).
 set -euo pipefail
@@ -10,6 +11,7 @@ PYARROW=26.0.1
 DUCKDB=2.0.1
 POLARS=2.1.0
 DUCKDB_CLI=1.5.6
+MOTO=5.2.5
 
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 venv="$target/peers-venv"
@@ -22,7 +24,7 @@ if ! [ -x "$venv/bin/python" ]; then
         "$py" -m venv "$venv" >&2
     fi
 fi
-want=("pyarrow==$PYARROW" "duckdb==$DUCKDB")
+want=("pyarrow==$PYARROW" "duckdb==$DUCKDB" "moto[server]==$MOTO")
 if [ "${1:-}" = "--bench" ]; then
     want+=("polars==$POLARS" "duckdb-cli==$DUCKDB_CLI")
 fi
@@ -30,5 +32,5 @@ if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check "${want[@]
     echo "peers.sh: pip install ${want[*]} failed" >&2
     exit 1
 fi
-"$venv/bin/python" -c 'import pyarrow, duckdb' >&2
+"$venv/bin/python" -c 'import pyarrow, duckdb, moto.server' >&2
 echo "$venv/bin/python"

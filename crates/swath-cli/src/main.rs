@@ -20,6 +20,7 @@ mod output;
 mod parts;
 mod pick;
 mod progress;
+mod remote;
 mod shell;
 mod sidecar;
 #[cfg(feature = "sql")]
@@ -27,7 +28,7 @@ mod sql;
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
-#[command(name = "swath", version, about, propagate_version = true, after_help = exit::HELP)]
+#[command(name = "swath", version, about, propagate_version = true, after_help = format!("{}\n\n{}", exit::HELP, remote::HELP))]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -54,6 +55,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    remote::install();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Count(args) => count::run(args, cli.quiet),

@@ -34,6 +34,9 @@ pub fn remove_on_interrupt() {
             for path in paths {
                 remove_path(&path);
             }
+            // Multipart uploads to an object store: aborted, never completed.
+            #[cfg(feature = "remote")]
+            swath_remote::abort_uploads();
             let _ = writeln!(io::stderr(), "swath: interrupted");
             std::process::exit(130);
         });
@@ -193,6 +196,10 @@ pub enum Output {
     /// it would replace it: as root, `-o /dev/null` would turn /dev/null
     /// into a regular file that every later reader of /dev/null then reads.
     Special(fs::File),
+    /// An object store URL (`-o s3://bucket/key`): a multipart upload,
+    /// completed by [`Output::finish`], aborted otherwise.
+    #[cfg(feature = "remote")]
+    Remote(swath_remote::Upload),
 }
 
 impl Output {
@@ -204,6 +211,13 @@ impl Output {
     pub fn create(path: &Path) -> io::Result<Output> {
         if path == Path::new("-") {
             return Ok(Output::Stdout(io::stdout()));
+        }
+        #[cfg(feature = "remote")]
+        if let Some(url) = swath::remote::as_url(path) {
+            remove_on_interrupt();
+            let opts = swath_remote::RemoteOptions::from_env().map_err(io::Error::other)?;
+            let upload = swath_remote::Upload::create(url, &opts).map_err(io::Error::other)?;
+            return Ok(Output::Remote(upload));
         }
         if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
             return fs::OpenOptions::new().write(true).open(path).map(Output::Special);
@@ -225,6 +239,8 @@ impl Output {
                 file.commit()
             }
             Output::Special(mut file) => file.flush(),
+            #[cfg(feature = "remote")]
+            Output::Remote(upload) => upload.finish(),
         }
     }
 }
@@ -235,6 +251,8 @@ impl Write for Output {
             Output::Stdout(out) => out.write(buf),
             Output::File(file) => file.write(buf),
             Output::Special(file) => file.write(buf),
+            #[cfg(feature = "remote")]
+            Output::Remote(upload) => upload.write(buf),
         }
     }
 
@@ -243,6 +261,8 @@ impl Write for Output {
             Output::Stdout(out) => out.write_all(buf),
             Output::File(file) => file.write_all(buf),
             Output::Special(file) => file.write_all(buf),
+            #[cfg(feature = "remote")]
+            Output::Remote(upload) => upload.write_all(buf),
         }
     }
 
@@ -251,6 +271,8 @@ impl Write for Output {
             Output::Stdout(out) => out.flush(),
             Output::File(file) => file.flush(),
             Output::Special(file) => file.flush(),
+            #[cfg(feature = "remote")]
+            Output::Remote(upload) => upload.flush(),
         }
     }
 }

@@ -32,6 +32,7 @@ mod options;
 mod pin;
 mod runtime;
 mod store;
+mod upload;
 
 use std::collections::HashMap;
 use std::io;
@@ -40,6 +41,7 @@ use std::sync::{Arc, Mutex, Weak};
 
 pub use object::RemoteObject;
 pub use options::RemoteOptions;
+pub use upload::{abort_uploads, Upload, PARTS_IN_FLIGHT, PART_SIZE};
 
 use fetch::Target;
 use pin::Pin;
@@ -81,7 +83,7 @@ pub fn open(url: &str, opts: &RemoteOptions) -> swath::Result<Arc<RemoteObject>>
     if let Some(obj) = earlier.and_then(|o| o.live.upgrade()) {
         return Ok(obj);
     }
-    let located = store::locate(url, opts).map_err(|msg| error(url, msg))?;
+    let located = store::locate(url, opts, 0).map_err(|msg| error(url, msg))?;
     let target = Arc::new(Target {
         url: url.to_string(),
         store: located.store,

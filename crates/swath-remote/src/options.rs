@@ -20,6 +20,11 @@ pub struct RemoteOptions {
     pub timeout: Duration,
     /// The pause after the first failed try; doubled after each, at most 5 s.
     pub backoff: Duration,
+    /// Store settings given here rather than in the environment, applied
+    /// over it: object_store's keys (`aws_endpoint_url`, `aws_access_key_id`,
+    /// `aws_region`, `google_service_account`, `azure_storage_account_name`,
+    /// ...).
+    pub config: Vec<(String, String)>,
 }
 
 impl Default for RemoteOptions {
@@ -31,6 +36,7 @@ impl Default for RemoteOptions {
             attempts: 5,
             timeout: Duration::from_secs(30),
             backoff: Duration::from_millis(100),
+            config: Vec::new(),
         }
     }
 }

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use object_store::aws::AmazonS3Builder;
-use object_store::azure::MicrosoftAzureBuilder;
-use object_store::gcp::GoogleCloudStorageBuilder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
+use object_store::azure::{AzureConfigKey, MicrosoftAzureBuilder};
+use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey};
 use object_store::http::HttpBuilder;
 use object_store::path::Path;
 use object_store::{ClientOptions, ObjectStore, ObjectStoreScheme, RetryConfig};
@@ -24,10 +24,11 @@ pub(crate) struct Located {
 /// `az://` / `abfs://` (`AZURE_*`), and `http(s)://` (any server that
 /// answers Range requests).
 ///
-/// object_store's own retries are off: [`crate::fetch`] retries every
-/// request itself, counting and reporting each try the same way whatever
-/// the store.
-pub(crate) fn locate(url: &str, opts: &RemoteOptions) -> Result<Located, String> {
+/// `retries`: object_store's own retries. Reads set 0: [`crate::fetch`]
+/// retries every request itself, counting and reporting each try the same
+/// way whatever the store. Uploads use object_store's (a part cannot be
+/// sent again from outside once its number is taken).
+pub(crate) fn locate(url: &str, opts: &RemoteOptions, retries: usize) -> Result<Located, String> {
     let parsed = Url::parse(url).map_err(|e| format!("not a valid URL: {e}"))?;
     let (scheme, raw_path) =
         ObjectStoreScheme::parse(&parsed).map_err(|e| format!("not an object URL: {e}"))?;
@@ -35,7 +36,14 @@ pub(crate) fn locate(url: &str, opts: &RemoteOptions) -> Result<Located, String>
     if path.as_ref().is_empty() {
         return Err("the URL names no object (a bucket or a host alone)".into());
     }
-    let retry = RetryConfig { max_retries: 0, retry_timeout: opts.timeout, ..Default::default() };
+    let retry = RetryConfig {
+        max_retries: retries,
+        retry_timeout: opts.timeout * (retries as u32 + 1),
+        ..Default::default()
+    };
+    let config = |key: &str| {
+        opts.config.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.clone())
+    };
     let client = |allow_http: bool| {
         ClientOptions::new()
             // Past ours, so that a slow answer is reported the same way
@@ -49,28 +57,42 @@ pub(crate) fn locate(url: &str, opts: &RemoteOptions) -> Result<Located, String>
         ObjectStoreScheme::AmazonS3 => {
             // A plain-http endpoint (an S3-compatible server on this host)
             // is allowed when the endpoint itself says http.
-            let endpoint = ["AWS_ENDPOINT_URL", "AWS_ENDPOINT"]
-                .iter()
-                .find_map(|k| std::env::var(k).ok())
+            let endpoint = config("aws_endpoint_url")
+                .or_else(|| config("aws_endpoint"))
+                .or_else(|| {
+                    ["AWS_ENDPOINT_URL", "AWS_ENDPOINT"].iter().find_map(|k| std::env::var(k).ok())
+                })
                 .unwrap_or_default();
-            let b = AmazonS3Builder::from_env()
+            let mut b = AmazonS3Builder::from_env();
+            for (k, v) in &opts.config {
+                if let Ok(key) = k.to_ascii_lowercase().parse::<AmazonS3ConfigKey>() {
+                    b = b.with_config(key, v);
+                }
+            }
+            let b = b
                 .with_url(url)
                 .with_retry(retry)
                 .with_client_options(client(endpoint.starts_with("http://")));
             Arc::new(b.build().map_err(failed)?)
         }
         ObjectStoreScheme::GoogleCloudStorage => {
-            let b = GoogleCloudStorageBuilder::from_env()
-                .with_url(url)
-                .with_retry(retry)
-                .with_client_options(client(false));
+            let mut b = GoogleCloudStorageBuilder::from_env();
+            for (k, v) in &opts.config {
+                if let Ok(key) = k.to_ascii_lowercase().parse::<GoogleConfigKey>() {
+                    b = b.with_config(key, v);
+                }
+            }
+            let b = b.with_url(url).with_retry(retry).with_client_options(client(false));
             Arc::new(b.build().map_err(failed)?)
         }
         ObjectStoreScheme::MicrosoftAzure => {
-            let b = MicrosoftAzureBuilder::from_env()
-                .with_url(url)
-                .with_retry(retry)
-                .with_client_options(client(false));
+            let mut b = MicrosoftAzureBuilder::from_env();
+            for (k, v) in &opts.config {
+                if let Ok(key) = k.to_ascii_lowercase().parse::<AzureConfigKey>() {
+                    b = b.with_config(key, v);
+                }
+            }
+            let b = b.with_url(url).with_retry(retry).with_client_options(client(false));
             Arc::new(b.build().map_err(failed)?)
         }
         ObjectStoreScheme::Http => {

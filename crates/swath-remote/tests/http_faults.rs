@@ -22,6 +22,7 @@ fn opts() -> RemoteOptions {
         attempts: 4,
         timeout: Duration::from_millis(800),
         backoff: Duration::from_millis(10),
+        ..RemoteOptions::default()
     }
 }
 

@@ -16,6 +16,8 @@
 //! - [`http`]: loopback HTTP/1.1 servers for the remote-input tests: a
 //!   ranged object server with ETags ([`RangeServer`]) and a proxy that
 //!   fails, delays or cuts responses on a plan ([`FaultProxy`], [`Faults`]).
+//! - [`s3`]: a real S3-compatible server (moto's) on loopback, killed on
+//!   drop ([`MotoServer`]).
 //!
 //! Only ever a dev-dependency: nothing a user builds links it. It has no
 //! dependencies of its own, so even the core crate's unit tests can use it.
@@ -32,6 +34,7 @@ pub mod http;
 pub mod read;
 pub mod regressions;
 pub mod rng;
+pub mod s3;
 
 pub use alloc::CountingAlloc;
 pub use csv::{csv_document, CsvShape};
@@ -40,3 +43,4 @@ pub use http::{FaultProxy, Faults, RangeServer};
 pub use read::Chunked;
 pub use regressions::replay_kept_inputs;
 pub use rng::Rng;
+pub use s3::MotoServer;

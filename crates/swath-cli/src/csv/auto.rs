@@ -99,7 +99,7 @@ fn resolve(mut args: CsvArgs, m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
     }
     let fail = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, msg);
     let name = args.file.display().to_string();
-    if args.file.as_os_str() == "-" || !std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()) {
+    if !crate::remote::rereadable(&args.file) {
         return Err(fail(format!(
             "-d auto needs a file to sniff, and {name} is a stream (it cannot be read twice): \
              give -d, or save it to a file first"

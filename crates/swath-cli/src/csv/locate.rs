@@ -34,12 +34,15 @@ impl IndexOpts {
     }
 }
 
-/// The input must be a regular file: these commands read it from
-/// several places.
+/// The input must be a regular file or a remote object: these commands
+/// read it from several places.
 pub fn regular_file(opts: &CsvOpts) -> Result<()> {
     let p = opts.path();
     if p == Path::new("-") {
         bail!("this command needs a regular file, not standard input");
+    }
+    if swath::remote::is_url(p) {
+        return Ok(());
     }
     let meta = std::fs::metadata(p).with_context(|| format!("cannot read {}", opts.name()))?;
     if !meta.is_file() {

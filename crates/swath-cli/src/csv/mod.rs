@@ -237,12 +237,10 @@ impl ParOpts {
             .relative_numbers(true)
     }
 
-    /// True when the input is a regular file that may be read in
-    /// parallel, and read twice (a pipe cannot).
+    /// True when the input is a regular file or a remote object, that may
+    /// be read in parallel, and read twice (a pipe cannot).
     pub fn parallel_input(&self, opts: &CsvOpts) -> bool {
-        self.threads != 1
-            && opts.path() != std::path::Path::new("-")
-            && std::fs::metadata(opts.path()).is_ok_and(|m| m.is_file())
+        self.threads != 1 && crate::remote::rereadable(opts.path())
     }
 
     /// The `--verbose` note.

@@ -97,8 +97,7 @@ pub fn summary(s: &Sniffed) -> String {
 pub fn run(args: Args) -> Result<ExitCode> {
     let name = args.file.display().to_string();
     let sniffer = Sniffer::new().threads(args.threads);
-    let stream =
-        args.file.as_os_str() == "-" || !std::fs::metadata(&args.file).is_ok_and(|m| m.is_file());
+    let stream = !crate::remote::rereadable(&args.file);
     // A stream is read once: its head serves both the dialect and the types.
     let (sniffed, head) = if stream {
         let mut head = Vec::new();

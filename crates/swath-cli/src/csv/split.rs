@@ -71,6 +71,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.parts == Some(0) || args.rows == Some(0) {
         anyhow::bail!("the number of parts or rows must be at least 1");
     }
+    if swath::remote::is_url(args.opts.path()) {
+        // Parts are copied in the kernel (copy_file_range) from a local file.
+        anyhow::bail!(
+            "{}: csv split cuts local files; for a remote object, csv slice takes any range",
+            args.opts.name()
+        );
+    }
     let size = match (args.parts, args.bytes) {
         (Some(n), _) => SplitSize::Count(n),
         (_, Some(b)) => SplitSize::Bytes(b as u64),
@@ -241,9 +248,9 @@ fn header_bytes(plan: &SplitPlan, opts: &CsvOpts) -> Result<Vec<u8>> {
         return Ok(Vec::new());
     }
     let first_data = plan.record_start(2)?.0;
-    let file = std::fs::File::open(plan.path())?;
+    let (file, _) = swath::range::open_ranged(plan.path())?;
     let mut head = vec![0u8; first_data as usize];
-    let n = swath::range::read_full_at(&file, &mut head, 0)?;
+    let n = swath::range::read_full_at(&*file, &mut head, 0)?;
     head.truncate(n);
     if head.starts_with(b"\xEF\xBB\xBF") {
         head.drain(..3);

@@ -18,7 +18,6 @@
 //! the whole-file read. Output goes in file order, a window of stretches
 //! at a time (memory stays bounded).
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -61,12 +60,9 @@ impl RawJob<'_> {
         dialect: &WriterBuilder,
         emitter: &mut Emitter<'_, impl Write>,
     ) -> io::Result<anyhow::Result<u64>> {
-        let file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) => return Ok(Err(anyhow::Error::new(e))),
-        };
-        let len = match file.metadata() {
-            Ok(m) => m.len(),
+        // A local file or a remote object, read by ranges.
+        let (file, len) = match swath::range::open_ranged(path) {
+            Ok(opened) => opened,
             Err(e) => return Ok(Err(anyhow::Error::new(e))),
         };
         let mut bounds: Vec<(u64, u64)> = Vec::with_capacity(starts.len());
@@ -89,7 +85,7 @@ impl RawJob<'_> {
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(&(a, b)) = window.get(i) else { break };
-                            let res = self.stretch(&file, a, b, &mut buf, dialect);
+                            let res = self.stretch(&*file, a, b, &mut buf, dialect);
                             *slots[i].lock().expect("a slot") = Some(res);
                         }
                     });
@@ -111,7 +107,7 @@ impl RawJob<'_> {
     /// The kept records of the records in `a..b` (whole records).
     fn stretch(
         &self,
-        file: &File,
+        file: &dyn swath::ReadAt,
         a: u64,
         b: u64,
         buf: &mut Vec<u8>,
