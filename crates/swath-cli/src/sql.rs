@@ -91,7 +91,7 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
         if ctx.table_exist(r.clone()).map_err(df_error)? {
             continue;
         }
-        if Path::new(table.as_ref()).exists() {
+        if Path::new(table.as_ref()).exists() || swath::remote::is_url(table.as_ref()) {
             register(&ctx, r.clone(), table, &opts).await?;
         } else if table.contains('/') || table.contains('.') {
             bail!("cannot read {table}: no such file (a table in FROM that is a path)");
@@ -129,11 +129,40 @@ async fn register(
     path: &str,
     opts: &SwathCsvOptions,
 ) -> Result<()> {
+    if swath::remote::is_url(path) {
+        return register_remote(ctx, name, path, opts).await;
+    }
     let meta = std::fs::metadata(path).with_context(|| format!("cannot read {path}"))?;
     // DataFusion takes a directory by its trailing slash.
     let path =
         if meta.is_dir() && !path.ends_with('/') { format!("{path}/") } else { path.to_string() };
     ctx.register_swath_csv(name, &path, opts.clone()).await.map_err(df_error)
+}
+
+/// A table on an object store: its store registered with the session
+/// (DataFusion lists and sizes objects through it), swath reading each
+/// object by its URL.
+#[cfg(feature = "remote")]
+async fn register_remote(
+    ctx: &SessionContext,
+    name: TableReference,
+    url: &str,
+    opts: &SwathCsvOptions,
+) -> Result<()> {
+    let remote = swath_remote::RemoteOptions::from_env().map_err(|e| anyhow!("{e}"))?;
+    let (store, base) = swath_remote::store_for(url, &remote)?;
+    ctx.register_object_store(&base, store);
+    ctx.register_swath_csv(name, url, opts.clone()).await.map_err(df_error)
+}
+
+#[cfg(not(feature = "remote"))]
+async fn register_remote(
+    _: &SessionContext,
+    _: TableReference,
+    url: &str,
+    _: &SwathCsvOptions,
+) -> Result<()> {
+    bail!("cannot read {url}: this swath was built without remote input (feature `remote`)")
 }
 
 /// A DataFusion error as ours: a CSV error by its own message (the file,

@@ -120,6 +120,48 @@ const COMMANDS: &[&[&str]] = &[
     &["csv", "to-arrow", "FILE", "-o", "OUT"],
 ];
 
+/// SQL over the remote object, as a table and as a quoted path in FROM,
+/// against the same query over the local file; split into small pieces so
+/// that several partitions read the object at once.
+#[cfg(feature = "sql")]
+fn same_sql(local: &Path, url: &str, env: &[(&'static str, String)]) {
+    let queries = [
+        "SELECT city, count(*) AS n, round(avg(score), 3) AS s FROM t GROUP BY city ORDER BY city",
+        "SELECT id, note FROM t WHERE note LIKE '%lines%' ORDER BY id LIMIT 20",
+        "SELECT count(*) FROM t",
+    ];
+    for q in queries {
+        let mut outs = Vec::new();
+        for input in [local.display().to_string(), url.to_string()] {
+            let mut cmd = swath();
+            cmd.args(["sql", "--csv", "-t", "2", "--split-size", "100000", "--table"])
+                .arg(format!("t={input}"))
+                .arg(q)
+                .envs(env.iter().map(|(k, v)| (*k, v.as_str())));
+            let out = run(&mut cmd);
+            assert!(
+                out.status.success(),
+                "{q} on {input}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            outs.push(out.stdout);
+        }
+        assert!(!outs[0].is_empty());
+        assert_eq!(String::from_utf8_lossy(&outs[0]), String::from_utf8_lossy(&outs[1]), "{q}");
+    }
+    let mut cmd = swath();
+    let from_path = format!("SELECT count(*) FROM '{url}'");
+    let out =
+        run(cmd.args(["sql", "--csv", &from_path]).envs(env.iter().map(|(k, v)| (*k, v.as_str()))));
+    assert!(out.status.success(), "{from_path}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("\n"));
+}
+
+#[cfg(not(feature = "sql"))]
+fn same_sql(_: &Path, _: &str, _: &[(&'static str, String)]) {
+    eprintln!("\n*** SKIPPED the remote SQL checks: built without the `sql` feature ***\n");
+}
+
 /// Run each command on `local` and on `url`: the same exit code, the same
 /// output (the URL named where the path was), the same output file bytes.
 fn same_answers(local: &Path, url: &str, env: &[(&'static str, String)], dir: &Path) {
@@ -173,6 +215,7 @@ fn every_reading_command_answers_the_same_on_s3_as_on_the_local_file() {
     s3.create_bucket("exports");
     s3_put(&s3, "s3://exports/2026/big.csv", &data);
     same_answers(&local, "s3://exports/2026/big.csv", &s3.env(), dir.path());
+    same_sql(&local, "s3://exports/2026/big.csv", &s3.env());
 
     // A gzip object is streamed through the decoder, as a local one.
     let gz = dir.path().join("big.csv.gz");
@@ -200,6 +243,7 @@ fn every_reading_command_answers_the_same_on_http_as_on_the_local_file() {
     std::fs::write(&local, &data).unwrap();
     server.put("files/data.csv", data);
     same_answers(&local, &server.url("files/data.csv"), &[], dir.path());
+    same_sql(&local, &server.url("files/data.csv"), &[]);
 }
 
 #[test]

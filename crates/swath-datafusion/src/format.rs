@@ -21,7 +21,7 @@ use swath_arrow::ColumnType;
 
 use crate::error::{from_arrow, from_shared};
 use crate::options::SwathCsvOptions;
-use crate::paths::{is_compressed, local_path};
+use crate::paths::is_compressed;
 use crate::plan_cache::PlanCache;
 use crate::source::SwathCsvSource;
 
@@ -71,7 +71,7 @@ impl FileFormat for SwathCsvFormat {
         }
         let mut merged: Option<(SchemaRef, std::path::PathBuf)> = None;
         for o in objects {
-            let path = local_path(&o.location)?;
+            let path = self.opts.path_of(&o.location)?;
             let s = self.opts.arrow.infer_schema(&path).map_err(|e| from_arrow(e, &path))?.schema;
             merged = Some(match merged {
                 None => (s, path),
@@ -88,7 +88,7 @@ impl FileFormat for SwathCsvFormat {
         table_schema: SchemaRef,
         object: &ObjectMeta,
     ) -> Result<Statistics> {
-        let path = local_path(&object.location)?;
+        let path = self.opts.path_of(&object.location)?;
         let stats = Statistics::new_unknown(&table_schema)
             .with_total_byte_size(Precision::Inexact(object.size as usize));
         // The plan is made here only when the scan will be split anyway.

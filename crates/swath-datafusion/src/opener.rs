@@ -13,7 +13,7 @@ use futures::StreamExt;
 
 use crate::error::{from_arrow, from_shared};
 use crate::options::SwathCsvOptions;
-use crate::paths::{is_compressed, local_path};
+use crate::paths::is_compressed;
 use crate::plan_cache::PlanCache;
 
 /// Opens files (or their byte ranges) of a swath CSV table.
@@ -46,7 +46,7 @@ impl Batches {
 
 impl FileOpener for SwathCsvOpener {
     fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
-        let path: PathBuf = local_path(&file.object_meta.location)?;
+        let path: PathBuf = self.opts.path_of(&file.object_meta.location)?;
         let mut b = self.opts.arrow.clone();
         let batch_size = self.limit.map_or(self.batch_size, |l| l.clamp(1, self.batch_size));
         b.schema(self.file_schema.clone())

@@ -13,9 +13,29 @@ pub struct SwathCsvOptions {
     pub(crate) arrow: ArrowReaderBuilder,
     pub(crate) split_bytes: Option<u64>,
     pub(crate) file_extension: Option<String>,
+    /// For a table on an object store: the store's URL (`s3://bucket/`),
+    /// which an object's location is joined to for swath to open it by URL.
+    /// `None`: the local file system.
+    pub(crate) store_url: Option<String>,
 }
 
 impl SwathCsvOptions {
+    /// The path swath opens for an object of the table's store: its local
+    /// path, or its URL on a remote store.
+    ///
+    /// # Errors
+    ///
+    /// A location that is not a local path of the local file system store.
+    pub(crate) fn path_of(
+        &self,
+        location: &object_store::path::Path,
+    ) -> datafusion::error::Result<std::path::PathBuf> {
+        match &self.store_url {
+            Some(base) => Ok(format!("{}/{location}", base.trim_end_matches('/')).into()),
+            None => crate::paths::local_path(location),
+        }
+    }
+
     /// Comma-separated, a header row, types inferred by sampling.
     pub fn new() -> SwathCsvOptions {
         SwathCsvOptions::default()

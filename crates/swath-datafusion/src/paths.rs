@@ -1,7 +1,6 @@
 //! Where a table's object is on the local file system, and whether it is
 //! compressed (swath decodes gzip and zstd, but cannot split them).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use datafusion::error::{DataFusionError, Result};
@@ -15,9 +14,13 @@ pub(crate) fn local_path(location: &object_store::path::Path) -> Result<PathBuf>
     })
 }
 
-/// True when the file starts with a gzip or zstd magic number.
+/// True when the file (or remote object) starts with a gzip or zstd magic
+/// number.
 pub(crate) fn is_compressed(path: &Path) -> bool {
     let mut head = [0u8; 4];
-    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    let n = swath::range::open_ranged(path)
+        .ok()
+        .and_then(|(src, _)| swath::range::read_full_at(&*src, &mut head, 0).ok())
+        .unwrap_or(0);
     matches!(&head[..n], [0x1f, 0x8b, ..] | [0x28, 0xb5, 0x2f, 0xfd])
 }

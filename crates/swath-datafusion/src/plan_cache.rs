@@ -30,6 +30,13 @@ pub(crate) struct PlanCache {
 
 impl PlanCache {
     fn key(path: &Path) -> Result<FileKey, swath_csv::Error> {
+        if swath::remote::is_url(path) {
+            // A remote object is pinned to one version for the process by
+            // swath-remote (a replaced one is an error): its length is key
+            // enough.
+            let (_, len) = swath::range::open_ranged(path)?;
+            return Ok(FileKey { path: path.to_path_buf(), len, modified: None });
+        }
         let meta =
             std::fs::metadata(path).map_err(|e| swath_csv::Error::from(e).with_path(path))?;
         Ok(FileKey { path: path.to_path_buf(), len: meta.len(), modified: meta.modified().ok() })

@@ -9,7 +9,7 @@ use datafusion::common::TableReference;
 use datafusion::datasource::listing::{
     ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl,
 };
-use datafusion::error::Result;
+use datafusion::error::{DataFusionError, Result};
 use datafusion::prelude::SessionContext;
 
 use crate::format::SwathCsvFormat;
@@ -46,6 +46,14 @@ impl SwathCsvExt for SessionContext {
         options: SwathCsvOptions,
     ) -> Result<()> {
         let is_dir = path.ends_with('/') || Path::new(path).is_dir();
+        let mut options = options;
+        if swath::remote::is_url(path) {
+            // The object store for this URL must be registered with the
+            // session (DataFusion lists and sizes the objects through it);
+            // swath then reads each object by its URL.
+            let url = url::Url::parse(path).map_err(|e| DataFusionError::External(Box::new(e)))?;
+            options.store_url = Some(url[..url::Position::BeforePath].to_string());
+        }
         // One file is read whatever its name; a directory's files by ending.
         let ext = match (&options.file_extension, is_dir) {
             (_, false) => String::new(),

@@ -20,7 +20,7 @@ use object_store::ObjectStore;
 
 use crate::opener::SwathCsvOpener;
 use crate::options::SwathCsvOptions;
-use crate::paths::{is_compressed, local_path};
+use crate::paths::is_compressed;
 use crate::plan_cache::PlanCache;
 
 /// Reads a swath CSV table's files: each partition a byte range of a file
@@ -146,7 +146,7 @@ impl FileSource for SwathCsvSource {
         // (size, file, range) pieces to deal out.
         let mut pieces: Vec<(u64, PartitionedFile)> = Vec::new();
         for f in files {
-            let path: PathBuf = local_path(&f.object_meta.location)?;
+            let path: PathBuf = self.opts.path_of(&f.object_meta.location)?;
             let size = f.object_meta.size;
             if size == 0 || is_compressed(&path) {
                 pieces.push((size, f.clone()));

@@ -102,6 +102,26 @@ pub fn open(url: &str, opts: &RemoteOptions) -> swath::Result<Arc<RemoteObject>>
     Ok(obj)
 }
 
+/// The object store of `url` and the URL of the store itself
+/// (`s3://bucket`), for an engine that lists and sizes objects through
+/// object_store (DataFusion's `register_object_store`). Its requests are
+/// retried by object_store, `attempts - 1` times.
+///
+/// # Errors
+///
+/// A URL that is not an object URL, a store that cannot be set up.
+pub fn store_for(
+    url: &str,
+    opts: &RemoteOptions,
+) -> swath::Result<(Arc<dyn object_store::ObjectStore>, url::Url)> {
+    let retries = opts.attempts.saturating_sub(1) as usize;
+    let located = store::locate(url, opts, retries).map_err(|msg| error(url, msg))?;
+    let parsed = url::Url::parse(url).map_err(|e| error(url, e.to_string()))?;
+    let base = url::Url::parse(&parsed[..url::Position::BeforePath])
+        .map_err(|e| error(url, e.to_string()))?;
+    Ok((located.store, base))
+}
+
 fn error(url: &str, msg: String) -> swath::Error {
     let msg = msg.strip_prefix(&format!("{url}: ")).map(str::to_string).unwrap_or(msg);
     swath::Error::from(io::Error::other(msg)).with_path(Path::new(url))

@@ -21,10 +21,12 @@ pub const PART_SIZE: usize = 8 << 20;
 /// Parts being sent at once.
 pub const PARTS_IN_FLIGHT: usize = 2;
 
-type Shared = Arc<Mutex<Option<Box<dyn MultipartUpload>>>>;
+/// An upload in progress; `None` once completed or aborted.
+type Slot = Mutex<Option<Box<dyn MultipartUpload>>>;
+type Shared = Arc<Slot>;
 
 /// Uploads not yet finished, for [`abort_uploads`].
-static LIVE: Mutex<Vec<Weak<Mutex<Option<Box<dyn MultipartUpload>>>>>> = Mutex::new(Vec::new());
+static LIVE: Mutex<Vec<Weak<Slot>>> = Mutex::new(Vec::new());
 
 /// An object being written; `Write` into it, then [`finish`](Self::finish).
 pub struct Upload {
