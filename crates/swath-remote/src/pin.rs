@@ -33,10 +33,11 @@ impl Pin {
         let other = Pin::of(meta);
         let same = match (&self.etag, &other.etag) {
             (Some(a), Some(b)) => a == b,
-            // Without ETags, Last-Modified decides.
-            (None, None) => self.last_modified == other.last_modified,
-            // One answer with an ETag and one without: not comparable.
-            _ => false,
+            // Without an ETag on both answers, Last-Modified decides (the
+            // GET also carried If-Match, which a server that keeps ETags
+            // checks itself). A server that gives neither is pinned by the
+            // size alone.
+            _ => self.last_modified == other.last_modified,
         };
         // A ranged answer's size is the whole object's (Content-Range).
         (!same || other.size != self.size).then(|| self.changed_message())
@@ -54,5 +55,35 @@ impl Pin {
                 self.last_modified, self.size
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(etag: Option<&str>, modified_secs: i64, size: u64) -> ObjectMeta {
+        ObjectMeta {
+            location: "k".into(),
+            last_modified: chrono::DateTime::from_timestamp(modified_secs, 0).unwrap(),
+            size,
+            e_tag: etag.map(str::to_string),
+            version: None,
+        }
+    }
+
+    #[test]
+    fn another_etag_size_or_time_is_another_version() {
+        let pin = Pin::of(&meta(Some("\"a\""), 100, 10));
+        assert_eq!(pin.differs(&meta(Some("\"a\""), 100, 10)), None);
+        assert!(pin.differs(&meta(Some("\"b\""), 100, 10)).is_some());
+        assert!(pin.differs(&meta(Some("\"a\""), 100, 11)).is_some());
+        // An answer without an ETag: Last-Modified decides.
+        assert_eq!(pin.differs(&meta(None, 100, 10)), None);
+        assert!(pin.differs(&meta(None, 200, 10)).is_some());
+        let msg = pin.differs(&meta(Some("\"b\""), 100, 10)).unwrap();
+        assert!(msg.contains("ETag \"a\", 10 bytes"), "{msg}");
+        let no_tag = Pin::of(&meta(None, 100, 10));
+        assert!(no_tag.changed_message().contains("last modified"));
     }
 }
