@@ -14,9 +14,9 @@ Remote input:
   with the URL and the bytes.
   Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
   AWS_REGION, AWS_ENDPOINT_URL (an S3-compatible server); GOOGLE_*; AZURE_*.
-  Tuning: SWATH_REMOTE_IN_FLIGHT (GETs in flight, 8), SWATH_REMOTE_BLOCK
-  (bytes per GET, 4M), SWATH_REMOTE_ATTEMPTS (tries per GET, 5),
-  SWATH_REMOTE_TIMEOUT (seconds per try, 30). Memory: (IN_FLIGHT + 4) blocks.";
+  Tuning: SWATH_REMOTE_IN_FLIGHT (GETs read ahead, 4), SWATH_REMOTE_BLOCK
+  (bytes per GET, 16M), SWATH_REMOTE_ATTEMPTS (tries per GET, 5),
+  SWATH_REMOTE_TIMEOUT (seconds per try, 30). Memory: (IN_FLIGHT + 2) blocks.";
 
 /// Give the core its URL opener (a no-op without the `remote` feature).
 pub fn install() {

@@ -5,9 +5,18 @@
 //! reader going front to back (one thread, or each worker on its own range)
 //! keeps several GETs in flight. At most `in_flight` GETs run ahead and at
 //! most `cached` blocks are held, so memory stays flat whatever the size:
-//! the least recently used block that is not being fetched makes room.
+//! the block read least recently makes room (a block fetched ahead and not
+//! read yet goes last).
+//!
+//! Read-ahead is for readers going front to back: a read that continues
+//! where an earlier one ended (or starts at 0). A read anywhere else is a
+//! probe (a split plan looking at the first kilobytes of each range, a
+//! `tail`): it is answered by one small GET of [`PROBE`] bytes, kept among
+//! the last few probes, without fetching a whole block or reading ahead.
+//! So a speculative plan over a remote object costs one small GET per
+//! range, not a second download of the object.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -15,7 +24,14 @@ use bytes::Bytes;
 
 use crate::fetch::{self, Target};
 use crate::pin::Pin;
-use crate::runtime::runtime;
+use crate::runtime::{runtime, wait};
+
+/// Bytes a probe (a read that does not continue an earlier one) fetches.
+pub const PROBE: u64 = 256 << 10;
+
+/// Probes kept, and read ends remembered for telling sequential reads.
+const PROBES_KEPT: usize = 8;
+const STREAMS_KEPT: usize = 64;
 
 /// An opened remote object, pinned to the version seen at open.
 pub struct RemoteObject {
@@ -40,12 +56,19 @@ struct State {
     ahead: usize,
     /// GETs sent, for the tests and the bench.
     gets: u64,
+    /// Where recent reads ended: a read starting at one of these continues
+    /// a stream.
+    streams: VecDeque<u64>,
+    /// The last probes' bytes, by their first byte.
+    probes: VecDeque<(u64, Bytes)>,
 }
 
 struct Slot {
     data: Data,
     used: u64,
     read_ahead: bool,
+    /// A reader took bytes from it (unread read-ahead is evicted last).
+    read: bool,
 }
 
 enum Data {
@@ -97,8 +120,7 @@ impl RemoteObject {
 
     /// The bytes of block `idx`, fetching it (and the blocks after it) if
     /// they are not held.
-    fn block(&self, idx: u64) -> io::Result<Bytes> {
-        let mut st = self.lock();
+    fn block(&self, mut st: MutexGuard<'_, State>, idx: u64) -> io::Result<Bytes> {
         st.tick += 1;
         let tick = st.tick;
         self.request(&mut st, idx, false);
@@ -111,6 +133,7 @@ impl RemoteObject {
             match st.slots.get_mut(&idx) {
                 Some(slot) => {
                     slot.used = tick;
+                    slot.read = true;
                     match &slot.data {
                         Data::Ready(b) => return Ok(b.clone()),
                         Data::Failed(msg) => return Err(io::Error::other(msg.to_string())),
@@ -148,7 +171,7 @@ impl RemoteObject {
             }
         }
         let used = st.tick;
-        st.slots.insert(idx, Slot { data: Data::Loading, used, read_ahead });
+        st.slots.insert(idx, Slot { data: Data::Loading, used, read_ahead, read: false });
         st.ahead += usize::from(read_ahead);
         st.gets += 1;
         let start = idx * opts.block;
@@ -182,14 +205,15 @@ impl RemoteObject {
     }
 }
 
-/// Drop the least recently used block that is not being fetched; false
-/// when every held block is still in flight.
+/// Drop the block read least recently (one fetched ahead and not read yet
+/// only when no read one is left); false when every held block is still in
+/// flight.
 fn evict_one(st: &mut State) -> bool {
     let oldest = st
         .slots
         .iter()
         .filter(|(_, s)| !matches!(s.data, Data::Loading))
-        .min_by_key(|(_, s)| s.used)
+        .min_by_key(|(_, s)| (!s.read, s.used))
         .map(|(k, _)| *k);
     match oldest {
         Some(k) => {
@@ -207,11 +231,52 @@ impl swath::ReadAt for RemoteObject {
         }
         let block = self.target.opts.block;
         let idx = offset / block;
-        let data = self.block(idx)?;
-        let at = (offset - idx * block) as usize;
+        let mut st = self.lock();
+        let (start, data) = if let Some((start, data)) = probe_holding(&st, offset) {
+            drop(st);
+            (start, data)
+        } else if offset == 0 || st.streams.contains(&offset) || st.slots.contains_key(&idx) {
+            (idx * block, self.block(st, idx)?)
+        } else {
+            drop(st);
+            self.probe(offset)?
+        };
+        let at = (offset - start) as usize;
         let n = buf.len().min(data.len().saturating_sub(at));
         buf[..n].copy_from_slice(&data[at..at + n]);
+        let mut st = self.lock();
+        match st.streams.iter().position(|&end| end == offset) {
+            Some(i) => st.streams[i] = offset + n as u64,
+            None => {
+                if st.streams.len() == STREAMS_KEPT {
+                    st.streams.pop_front();
+                }
+                st.streams.push_back(offset + n as u64);
+            }
+        }
         Ok(n)
+    }
+}
+
+/// A kept probe that holds `offset`.
+fn probe_holding(st: &State, offset: u64) -> Option<(u64, Bytes)> {
+    st.probes.iter().find(|(start, b)| (*start..start + b.len() as u64).contains(&offset)).cloned()
+}
+
+impl RemoteObject {
+    /// One small GET at `offset`, kept among the last probes.
+    fn probe(&self, offset: u64) -> io::Result<(u64, Bytes)> {
+        let range = offset..(offset + PROBE).min(self.len);
+        let (target, pin) = (self.target.clone(), self.pin.clone());
+        let data =
+            wait(fetch::get(target, pin, range)).and_then(|r| r).map_err(io::Error::other)?;
+        let mut st = self.lock();
+        st.gets += 1;
+        if st.probes.len() == PROBES_KEPT {
+            st.probes.pop_front();
+        }
+        st.probes.push_back((offset, data.clone()));
+        Ok((offset, data))
     }
 }
 

@@ -12,7 +12,8 @@ pub struct RemoteOptions {
     /// Ranged GETs in flight at most, read-ahead included. `SWATH_REMOTE_IN_FLIGHT`.
     pub in_flight: usize,
     /// Blocks held at most (in flight or read): memory is `cached * block`.
-    /// At least `in_flight + 4`. `SWATH_REMOTE_CACHED`.
+    /// At least `in_flight + 2` (one being read by each of two threads).
+    /// `SWATH_REMOTE_CACHED`.
     pub cached: usize,
     /// Tries of one request before its error is reported. `SWATH_REMOTE_ATTEMPTS`.
     pub attempts: u32,
@@ -30,9 +31,12 @@ pub struct RemoteOptions {
 impl Default for RemoteOptions {
     fn default() -> RemoteOptions {
         RemoteOptions {
-            block: 4 << 20,
-            in_flight: 8,
-            cached: 12,
+            // 16 MiB GETs: object stores answer a request in tens of
+            // milliseconds before the first byte, so fewer, larger ranges
+            // win (bench/remote.sh: 4 MiB blocks were 5x slower on moto).
+            block: 16 << 20,
+            in_flight: 4,
+            cached: 6,
             attempts: 5,
             timeout: Duration::from_secs(30),
             backoff: Duration::from_millis(100),
@@ -65,11 +69,11 @@ impl RemoteOptions {
             o.in_flight = v.parse().map_err(|_| bad("SWATH_REMOTE_IN_FLIGHT", &v))?;
         }
         o.in_flight = o.in_flight.max(1);
-        o.cached = o.in_flight + 4;
+        o.cached = o.in_flight + 2;
         if let Some(v) = var("SWATH_REMOTE_CACHED") {
             o.cached = v.parse().map_err(|_| bad("SWATH_REMOTE_CACHED", &v))?;
         }
-        o.cached = o.cached.max(o.in_flight + 4);
+        o.cached = o.cached.max(o.in_flight + 2);
         if let Some(v) = var("SWATH_REMOTE_ATTEMPTS") {
             o.attempts = v.parse().map_err(|_| bad("SWATH_REMOTE_ATTEMPTS", &v))?;
         }
@@ -84,7 +88,8 @@ impl RemoteOptions {
         Ok(o)
     }
 
-    /// The most memory the block cache holds for one object.
+    /// The most memory the block cache holds for one object (one block more
+    /// per reading thread past two, and the kept probes, come on top).
     pub fn memory(&self) -> u64 {
         self.block * self.cached as u64
     }
@@ -123,7 +128,7 @@ mod tests {
             ("SWATH_REMOTE_TIMEOUT", "0.5"),
         ]))
         .unwrap();
-        assert_eq!((o.block, o.in_flight, o.cached, o.attempts), (1 << 20, 3, 7, 2));
+        assert_eq!((o.block, o.in_flight, o.cached, o.attempts), (1 << 20, 3, 5, 2));
         assert_eq!(o.timeout, Duration::from_millis(500));
         for (k, v) in [("SWATH_REMOTE_BLOCK", "lots"), ("SWATH_REMOTE_TIMEOUT", "-1")] {
             let err = RemoteOptions::from_vars(|n| (n == k).then(|| v.to_string())).unwrap_err();
