@@ -384,3 +384,46 @@ fn output_to_s3_appears_only_when_whole() {
     let err = s3_get(&s3, "s3://outputs/bad.jsonl").unwrap_err().to_string();
     assert!(err.contains("no such object"), "a failed run left an object: {err}");
 }
+
+#[test]
+fn ctrl_c_during_an_upload_aborts_it_and_leaves_no_object() {
+    let Some(s3) = moto() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.csv");
+    std::fs::write(&big, generate(250_000, 7)).unwrap();
+    s3.create_bucket("interrupted");
+    // Uploads through the proxy: the first part (request 2, after the
+    // upload's creation) is held for 4 s, and Ctrl-C comes at 1.5 s.
+    let proxy = FaultProxy::start(s3.addr());
+    let hold: swath_testkit::http::Hook =
+        Arc::new(|| std::thread::sleep(std::time::Duration::from_secs(4)));
+    proxy.set(Faults { on_request: Some((2, hold)), ..Faults::default() });
+    let mut env = s3.env();
+    env.retain(|(k, _)| *k != "AWS_ENDPOINT_URL");
+    env.push(("AWS_ENDPOINT_URL", proxy.base_url()));
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("swath"));
+    cmd.args(["csv", "to-json"])
+        .arg(&big)
+        .args(["-o", "s3://interrupted/out.jsonl"])
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .env("NO_PROXY", "127.0.0.1")
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    let waited = std::time::Instant::now();
+    while proxy.requests() < 2 && waited.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(proxy.requests() >= 2, "the upload never sent its first part");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: kill(2) on our own child's pid.
+    let r = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(r, 0);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    // The abort went out (request 3) and no object appeared.
+    assert!(proxy.requests() >= 3, "no abort was sent ({} requests)", proxy.requests());
+    let gone = s3_get(&s3, "s3://interrupted/out.jsonl").unwrap_err().to_string();
+    assert!(gone.contains("no such object"), "{gone}");
+}

@@ -231,7 +231,7 @@ impl swath::ReadAt for RemoteObject {
         }
         let block = self.target.opts.block;
         let idx = offset / block;
-        let mut st = self.lock();
+        let st = self.lock();
         let (start, data) = if let Some((start, data)) = probe_holding(&st, offset) {
             drop(st);
             (start, data)
