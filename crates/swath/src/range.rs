@@ -105,14 +105,29 @@ impl std::fmt::Debug for RangeReader<'_> {
 
 impl Read for RangeReader<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let want = buf.len().min((self.end - self.pos).min(usize::MAX as u64) as usize);
-        if want == 0 {
-            return Ok(0);
-        }
-        let n = self.file.read_at(&mut buf[..want], self.pos)?;
-        self.pos += n as u64;
-        Ok(n)
+        read_bounded(self.file, &mut self.pos, self.end, buf)
     }
+}
+
+/// One read of `src` at `*pos` into `buf`, stopping at `end`; moves `*pos`
+/// on by the bytes read. What every cursor over a [`ReadAt`] does.
+///
+/// # Errors
+///
+/// The source's read error.
+pub fn read_bounded(
+    src: &dyn ReadAt,
+    pos: &mut u64,
+    end: u64,
+    buf: &mut [u8],
+) -> io::Result<usize> {
+    let want = buf.len().min(end.saturating_sub(*pos).min(usize::MAX as u64) as usize);
+    if want == 0 {
+        return Ok(0);
+    }
+    let n = src.read_at(&mut buf[..want], *pos)?;
+    *pos += n as u64;
+    Ok(n)
 }
 
 /// Open `path` to read by ranges: a local file (its length from its
@@ -160,13 +175,7 @@ impl std::fmt::Debug for OwnedRange {
 
 impl Read for OwnedRange {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let want = buf.len().min((self.end - self.pos).min(usize::MAX as u64) as usize);
-        if want == 0 {
-            return Ok(0);
-        }
-        let n = self.src.read_at(&mut buf[..want], self.pos)?;
-        self.pos += n as u64;
-        Ok(n)
+        read_bounded(&*self.src, &mut self.pos, self.end, buf)
     }
 }
 

@@ -144,7 +144,8 @@ impl Source {
                         let inner = Inner::Ranged { src, len, pos };
                         return Ok(Source { inner, path, compression });
                     }
-                    format => (format, Box::new(Cursor { src, pos: 0, len })),
+                    // The decoder thread reads the object front to back.
+                    format => (format, Box::new(crate::range::OwnedRange::new(src, 0, len))),
                 }
             }
             Inner::Stream(s) => sniff(s).map_err(named)?,
@@ -265,34 +266,9 @@ impl Read for Source {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match &mut self.inner {
             Inner::File { file, .. } => file.read(buf),
-            Inner::Ranged { src, len, pos } => read_ranged(&**src, *len, pos, buf),
+            Inner::Ranged { src, len, pos } => crate::range::read_bounded(&**src, pos, *len, buf),
             Inner::Stream(s) => s.read(buf),
         }
-    }
-}
-
-/// One sequential read of a ranged source at `*pos`, stopping at `len`.
-fn read_ranged(src: &dyn ReadAt, len: u64, pos: &mut u64, buf: &mut [u8]) -> io::Result<usize> {
-    let want = buf.len().min(len.saturating_sub(*pos).min(usize::MAX as u64) as usize);
-    if want == 0 {
-        return Ok(0);
-    }
-    let n = src.read_at(&mut buf[..want], *pos)?;
-    *pos += n as u64;
-    Ok(n)
-}
-
-/// A ranged source read front to back, owned: what a decoder thread reads
-/// a compressed remote object through.
-struct Cursor {
-    src: Arc<dyn ReadAt>,
-    pos: u64,
-    len: u64,
-}
-
-impl Read for Cursor {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        read_ranged(&*self.src, self.len, &mut self.pos, buf)
     }
 }
 
