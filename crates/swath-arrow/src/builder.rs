@@ -130,6 +130,16 @@ impl ArrowReaderBuilder {
         self.schema.clone()
     }
 
+    /// The text read as null (see [`null_text`](Self::null_text)).
+    pub fn given_null_text(&self) -> &[u8] {
+        &self.null
+    }
+
+    /// What a field that does not fit its type does (see [`on_error`](Self::on_error)).
+    pub fn given_on_error(&self) -> OnError {
+        self.on_error
+    }
+
     /// The CSV dialect, to change in place.
     pub fn csv_mut(&mut self) -> &mut ReaderBuilder {
         &mut self.csv

@@ -37,6 +37,8 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "codec")]
+pub mod codec;
 mod error;
 mod format;
 mod opener;
@@ -45,6 +47,7 @@ mod paths;
 mod plan_cache;
 mod register;
 mod source;
+mod table;
 
 /// The DataFusion this crate is built on (its version: use this one).
 pub use datafusion;
@@ -53,3 +56,4 @@ pub use format::SwathCsvFormat;
 pub use options::SwathCsvOptions;
 pub use register::SwathCsvExt;
 pub use source::SwathCsvSource;
+pub use table::SwathCsvTable;

@@ -67,4 +67,32 @@ impl PlanCache {
         let plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
         plans.get(&key)?.get()?.as_ref().ok().cloned()
     }
+
+    /// Take `plan` as the plan of the file at `path` (made in another
+    /// process: a plan shipped with a query), for the file as it is now.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, or its length is not the plan's.
+    pub(crate) fn insert_known(
+        &self,
+        path: &Path,
+        plan: SplitPlan,
+        planned_len: u64,
+    ) -> datafusion::error::Result<()> {
+        let key = Self::key(path).map_err(|e| crate::error::from_csv(e, path))?;
+        if key.len != planned_len {
+            return Err(datafusion::error::DataFusionError::Execution(format!(
+                "{}: {} bytes here, {} bytes where the query was planned: it changed \
+                 since, or it is another file (every executor must see the same file)",
+                path.display(),
+                key.len,
+                planned_len
+            )));
+        }
+        let slot: Slot = Arc::new(OnceLock::from(Ok(Arc::new(plan))));
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        plans.insert(key, slot);
+        Ok(())
+    }
 }

@@ -52,6 +52,17 @@ impl SwathCsvSource {
     }
 }
 
+impl SwathCsvSource {
+    /// How its files are read.
+    pub fn options(&self) -> &SwathCsvOptions {
+        &self.opts
+    }
+
+    pub(crate) fn plan_cache(&self) -> &Arc<PlanCache> {
+        &self.cache
+    }
+}
+
 impl FileSource for SwathCsvSource {
     fn create_file_opener(
         &self,

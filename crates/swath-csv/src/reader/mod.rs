@@ -15,6 +15,7 @@ mod iter;
 mod machine;
 pub(crate) mod record;
 mod resume;
+pub(crate) mod settings;
 
 pub use iter::{IntoRecords, Records};
 pub(crate) use resume::RecordStart;

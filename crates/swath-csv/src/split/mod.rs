@@ -120,7 +120,8 @@ pub enum PlanMethod {
     },
     /// The sequential reader, for this reason.
     Sequential(String),
-    /// A checkpoint index made earlier (each split's reader checks its end).
+    /// Splits made earlier, by a checkpoint index or in another process
+    /// (each split's reader checks its end).
     Index,
 }
 
@@ -276,9 +277,17 @@ impl<'a> Planner<'a> {
 }
 
 impl SplitPlan {
-    /// A plan of `splits` (already known, from an index), reading the top
-    /// of the file for the header row and the field count.
-    pub(crate) fn from_splits(
+    /// A plan of `splits` made earlier (a checkpoint index, or a plan made
+    /// in another process and shipped with a query), reading the top of
+    /// the file for the header row and the field count. Each split's reader
+    /// still checks where it ends and how many records it read, so splits
+    /// that are not this file's are an error, not wrong rows.
+    ///
+    /// # Errors
+    ///
+    /// The builder's configuration error; an I/O error; an error of the
+    /// header row.
+    pub fn from_splits(
         builder: &ReaderBuilder,
         path: &Path,
         splits: Vec<Split>,
