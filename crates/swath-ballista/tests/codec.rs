@@ -134,8 +134,7 @@ async fn a_file_that_changed_since_planning_is_an_error_not_other_rows() {
     let fresh = SessionContext::new();
     let err =
         physical_plan_from_bytes_with_extension_codec(&bytes, &fresh.task_ctx(), codec.as_ref())
-            .err()
-            .expect("a plan of another file decoded");
+            .expect_err("a plan of another file decoded");
     let msg = err.to_string();
     assert!(msg.contains("where the query was planned"), "{msg}");
     assert!(msg.contains(path.to_str().unwrap()), "the error does not name the file: {msg}");
