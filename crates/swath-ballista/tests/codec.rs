@@ -150,7 +150,6 @@ async fn a_bad_record_read_on_the_far_side_is_named_as_a_whole_read_names_it() {
     lines[at].push_str(",extra");
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     let ctx = table(&path, SwathCsvOptions::new().split_bytes(4096)).await;
-    // (count(*) alone is answered from the plan's row count, unread.)
     let q = "SELECT sum(qty) FROM t";
     let plan = ctx.sql(q).await.unwrap().create_physical_plan().await.unwrap();
     let here = collect(plan.clone(), ctx.task_ctx()).await.expect_err("the bad record was read");

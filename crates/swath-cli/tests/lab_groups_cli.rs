@@ -194,6 +194,27 @@ fn direct_reads_count_right_on_a_disk_and_are_skipped_where_refused() {
 
 #[test]
 fn larger_than_ram_leaves_next_to_nothing_cached() {
+    // Readahead still in flight when a reader's last eviction runs can
+    // land in the cache after it (seen on a loaded 2-core CI machine: a
+    // third of the 6 MiB file, once in several runs). Eviction that works
+    // leaves next to nothing in at least one of three runs; eviction that
+    // does not work leaves the whole file every time.
+    let mut last = String::new();
+    for _ in 0..3 {
+        match larger_than_ram_run() {
+            Ok(()) => return,
+            Err(e) => {
+                eprintln!("larger-than-ram run: {e}; running again");
+                last = e;
+            }
+        }
+    }
+    panic!("three runs left the file cached; the last: {last}");
+}
+
+/// One lab run in larger-than-memory mode: Err when a method left more
+/// than 5% of the file cached (other failures panic at once).
+fn larger_than_ram_run() -> Result<(), String> {
     let dir = disk_dir("ltr");
     let got = swath()
         .args(["lab", "--size", "6M", "--runs", "1", "--json", "--larger-than-ram"])
@@ -209,21 +230,24 @@ fn larger_than_ram_leaves_next_to_nothing_cached() {
     let doc = json_of(&got.stdout);
     if doc["storage"].as_str().is_some_and(|s| s.starts_with("tmpfs")) {
         skip("the target dir is on tmpfs, whose files are memory");
-        return;
+        return Ok(());
     }
     assert_eq!(doc["larger_than_ram"], true);
     assert_eq!(doc["cache"], "cold");
+    let fs_read = method(&doc, "fs-read");
+    assert!(fs_read["not_applicable"].as_str().unwrap().contains("larger than memory"));
+    assert!(doc["recipes"].to_string().contains("Larger than memory"));
     for m in methods(&doc).iter().filter(|m| m["name"] != "fs-read") {
         assert_eq!(m["ok"], true, "{m}");
         assert_eq!(m["lines"], log::line_count(6 << 20), "{m}");
         assert!(m["out_of_cache"].as_str().unwrap().contains("behind"), "{m}");
         let before = m["residency"].as_f64().unwrap();
         let after = m["residency_after"].as_f64().unwrap();
-        assert!(before < 0.05 && after < 0.05, "{}: {before} before, {after} after", m["name"]);
+        if !(before < 0.05 && after < 0.05) {
+            return Err(format!("{}: {before} before, {after} after", m["name"]));
+        }
     }
-    let fs_read = method(&doc, "fs-read");
-    assert!(fs_read["not_applicable"].as_str().unwrap().contains("larger than memory"));
-    assert!(doc["recipes"].to_string().contains("Larger than memory"));
+    Ok(())
 }
 
 fn go_on_path() -> bool {

@@ -45,7 +45,8 @@ impl SwathCsvExt for SessionContext {
         let options = SwathCsvTable::resolve(path, options)?;
         let url = ListingTableUrl::parse(path)?;
         let state = self.state();
-        let schema = SwathCsvTable::listing_options(&options).infer_schema(&state, &url).await?;
+        let schema =
+            SwathCsvTable::listing_options(path, &options).infer_schema(&state, &url).await?;
         self.register_table(name, Arc::new(SwathCsvTable::try_new(path, options, schema)?))?;
         Ok(())
     }

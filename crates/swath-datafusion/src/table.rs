@@ -32,9 +32,7 @@ pub struct SwathCsvTable {
 }
 
 impl SwathCsvTable {
-    /// The options as a table at `path` uses them: a URL's store noted, the
-    /// file ending resolved (a table of one file reads it whatever its name,
-    /// a directory's files by ending, `.csv` by default).
+    /// The options as a table at `path` uses them: a URL's store noted.
     pub(crate) fn resolve(path: &str, options: SwathCsvOptions) -> Result<SwathCsvOptions> {
         let mut options = options;
         if swath::remote::is_url(path) && options.store_url.is_none() {
@@ -44,23 +42,23 @@ impl SwathCsvTable {
             let url = url::Url::parse(path).map_err(|e| DataFusionError::External(Box::new(e)))?;
             options.store_url = Some(url[..url::Position::BeforePath].to_string());
         }
-        let is_dir = path.ends_with('/') || Path::new(path).is_dir();
-        options.file_extension = Some(match (&options.file_extension, is_dir) {
-            (_, false) => String::new(),
-            (Some(e), true) => e.clone(),
-            (None, true) => ".csv".to_string(),
-        });
         Ok(options)
     }
 
-    /// The listing options of a table read with `options` (resolved).
-    pub(crate) fn listing_options(options: &SwathCsvOptions) -> ListingOptions {
-        let ext = options.file_extension.clone().unwrap_or_default();
+    /// The listing options of the table at `path` read with `options`: a
+    /// table of one file reads it whatever its name, a directory's files by
+    /// ending (`.csv` by default).
+    pub(crate) fn listing_options(path: &str, options: &SwathCsvOptions) -> ListingOptions {
+        let is_dir = path.ends_with('/') || Path::new(path).is_dir();
+        let ext = match (&options.file_extension, is_dir) {
+            (_, false) => String::new(),
+            (Some(e), true) => e.clone(),
+            (None, true) => ".csv".to_string(),
+        };
         ListingOptions::new(Arc::new(SwathCsvFormat::new(options.clone()))).with_file_extension(ext)
     }
 
-    /// The table at `path` read with `options` (already resolved) and
-    /// this schema.
+    /// The table at `path` read with `options` (resolved) and this schema.
     pub(crate) fn try_new(
         path: &str,
         options: SwathCsvOptions,
@@ -68,7 +66,7 @@ impl SwathCsvTable {
     ) -> Result<SwathCsvTable> {
         let url = ListingTableUrl::parse(path)?;
         let config = ListingTableConfig::new(url)
-            .with_listing_options(Self::listing_options(&options))
+            .with_listing_options(Self::listing_options(path, &options))
             .with_schema(schema.clone());
         let listing = ListingTable::try_new(config)?;
         Ok(SwathCsvTable { path: path.to_string(), options, schema, listing })
