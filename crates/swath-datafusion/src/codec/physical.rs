@@ -1,7 +1,7 @@
 //! [`SwathPhysicalCodec`]: swath's scan in a physical plan.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::Schema;
@@ -124,7 +124,7 @@ impl SwathPhysicalCodec {
             let path = PathBuf::from(&plan.path);
             let splits = plan.splits.iter().map(SplitMsg::to_split).collect();
             let split_plan = swath_csv::SplitPlan::from_splits(opts.csv_builder(), &path, splits)
-                .map_err(|e| crate::error::from_csv(e, Path::new(&plan.path)))?;
+                .map_err(|e| crate::error::from_csv(e, &path))?;
             cache.insert_known(&path, split_plan, plan.len)?;
         }
         let source = Arc::new(SwathCsvSource::new(opts, cache, table_schema));
