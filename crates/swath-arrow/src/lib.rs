@@ -63,6 +63,7 @@
 
 mod builder;
 mod decode;
+mod encode;
 mod error;
 mod infer;
 mod parallel;

@@ -9,6 +9,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
+use crate::encode::ParallelEncoder;
 use crate::error::Result;
 
 /// Parquet compression.
@@ -35,6 +36,10 @@ pub struct ParquetOptions {
     pub row_group_bytes: usize,
     /// Statistics (min, max, nulls) per column chunk and page (default on).
     pub statistics: bool,
+    /// Threads that encode and compress column chunks (default 1: on the
+    /// thread that writes). More spread a row group's columns over that
+    /// many threads; the file is the same.
+    pub encode_threads: usize,
 }
 
 impl Default for ParquetOptions {
@@ -44,6 +49,7 @@ impl Default for ParquetOptions {
             row_group_rows: 1 << 20,
             row_group_bytes: 128 << 20,
             statistics: true,
+            encode_threads: 1,
         }
     }
 }
@@ -69,10 +75,19 @@ impl ParquetOptions {
     }
 }
 
-/// Writes batches to a Parquet file, closing row groups by rows or bytes.
+/// Writes batches to a Parquet file, closing row groups by rows or bytes;
+/// encoding on the writing thread or on [`ParquetOptions::encode_threads`].
 pub struct ParquetSink<W: Write + Send> {
-    w: ArrowWriter<W>,
+    w: Encoding<W>,
     rows: u64,
+}
+
+/// Where the column chunks are encoded.
+enum Encoding<W: Write + Send> {
+    /// Parquet's own writer, on the calling thread.
+    Here(ArrowWriter<W>),
+    /// Threads of swath's own ([`ParallelEncoder`]).
+    Threads(ParallelEncoder<W>),
 }
 
 impl<W: Write + Send> std::fmt::Debug for ParquetSink<W> {
@@ -88,7 +103,11 @@ impl<W: Write + Send> ParquetSink<W> {
     ///
     /// The writer's (an unsupported type).
     pub fn new(out: W, schema: SchemaRef, opts: &ParquetOptions) -> Result<ParquetSink<W>> {
-        let w = ArrowWriter::try_new(out, schema, Some(opts.properties()))?;
+        let w = if opts.encode_threads > 1 {
+            Encoding::Threads(ParallelEncoder::new(out, schema, opts, opts.encode_threads)?)
+        } else {
+            Encoding::Here(ArrowWriter::try_new(out, schema, Some(opts.properties()))?)
+        };
         Ok(ParquetSink { w, rows: 0 })
     }
 
@@ -99,7 +118,10 @@ impl<W: Write + Send> ParquetSink<W> {
     /// The writer's, I/O included.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.rows += batch.num_rows() as u64;
-        self.w.write(batch)?;
+        match &mut self.w {
+            Encoding::Here(w) => w.write(batch)?,
+            Encoding::Threads(w) => w.write(batch)?,
+        }
         Ok(())
     }
 
@@ -114,7 +136,10 @@ impl<W: Write + Send> ParquetSink<W> {
     ///
     /// The writer's, I/O included.
     pub fn finish(self) -> Result<W> {
-        Ok(self.w.into_inner()?)
+        match self.w {
+            Encoding::Here(w) => Ok(w.into_inner()?),
+            Encoding::Threads(w) => w.finish(),
+        }
     }
 }
 

@@ -179,6 +179,94 @@ fn parquet_round_trip_every_compression() {
     }
 }
 
+/// The parallel column encoder's slow twin is Parquet's own writer on
+/// one thread: with row groups closed by rows, every thread count makes
+/// the same bytes (same row groups cut mid-batch, same pages, statistics
+/// and footer).
+#[test]
+fn parquet_encoded_on_threads_is_the_one_thread_file() {
+    let data = generate(5000, 29, true, true);
+    let batches = sequential(&data, 999);
+    for compression in [ParquetCompression::Zstd, ParquetCompression::None] {
+        let write = |encode_threads: usize, row_group_rows: usize| {
+            let opts = ParquetOptions {
+                compression,
+                row_group_rows,
+                encode_threads,
+                ..ParquetOptions::default()
+            };
+            let mut sink = ParquetSink::new(Vec::new(), batches[0].schema(), &opts).unwrap();
+            for b in &batches {
+                sink.write(b).unwrap();
+            }
+            assert_eq!(sink.rows(), 5000);
+            sink.finish().unwrap()
+        };
+        for rows in [7, 1500, 999, 1 << 20] {
+            let one = write(1, rows);
+            for threads in [2, 3, 6, 64] {
+                assert!(
+                    write(threads, rows) == one,
+                    "{compression:?}, {threads} threads, row groups of {rows}: not the one-thread file"
+                );
+            }
+        }
+    }
+}
+
+/// An output that fails mid-file: the write or the finish says so (the
+/// encoder threads stop; nothing hangs or panics).
+#[test]
+fn parquet_encoded_on_threads_reports_a_failing_output() {
+    #[derive(Debug)]
+    struct FailsAfter(usize);
+    impl Write for FailsAfter {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            if self.0 < b.len() {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            self.0 -= b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let data = generate(3000, 37, true, true);
+    let batches = sequential(&data, 500);
+    let opts =
+        ParquetOptions { row_group_rows: 700, encode_threads: 4, ..ParquetOptions::default() };
+    let mut sink = ParquetSink::new(FailsAfter(20_000), batches[0].schema(), &opts).unwrap();
+    let res = batches.iter().try_for_each(|b| sink.write(b));
+    let err = match res {
+        Err(e) => e,
+        Ok(()) => sink.finish().expect_err("20 kB of output cannot hold the file"),
+    };
+    assert!(err.to_string().contains("disk on fire"), "{err}");
+}
+
+/// Row groups closed by encoded bytes: the count may differ from the one
+/// thread's (the limit sees what the threads have finished), every value
+/// must not.
+#[test]
+fn parquet_encoded_on_threads_closes_row_groups_by_bytes() {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let data = generate(5000, 31, true, true);
+    let want = slow_read(&data);
+    let batches = sequential(&data, 250);
+    let opts =
+        ParquetOptions { row_group_bytes: 8 << 10, encode_threads: 3, ..ParquetOptions::default() };
+    let mut sink = ParquetSink::new(Vec::new(), batches[0].schema(), &opts).unwrap();
+    for b in &batches {
+        sink.write(b).unwrap();
+    }
+    let bytes = bytes::Bytes::from(sink.finish().unwrap());
+    let rdr = ParquetRecordBatchReaderBuilder::try_new(bytes).unwrap();
+    assert!(rdr.metadata().num_row_groups() > 1, "8 KiB row groups of a 5000-row file");
+    let back: Vec<RecordBatch> = rdr.build().unwrap().map(|r| r.unwrap()).collect();
+    assert_eq!(columns(&back), want);
+}
+
 #[test]
 fn ipc_file_and_stream_round_trip() {
     let data = generate(3000, 17, false, false);

@@ -42,6 +42,12 @@ pub struct Args {
     /// Leave out the per-column statistics (min, max, null count).
     #[arg(long)]
     no_statistics: bool,
+    /// Threads that encode and compress the columns (0 = half the -t
+    /// threads for a file decoded in parallel, every core for input read
+    /// on one thread; 1 = on the writing thread). The file is the same for
+    /// any number.
+    #[arg(long, default_value_t = 0)]
+    encode_threads: usize,
 }
 
 /// Run `swath csv to-parquet`.
@@ -56,6 +62,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         row_group_rows: args.row_group_rows,
         row_group_bytes: args.row_group_size,
         statistics: !args.no_statistics,
+        encode_threads: encode_threads(&args),
     };
     let cannot_write = || format!("cannot write {}", args.output.display());
     let out = Output::create(&args.output).with_context(cannot_write)?;
@@ -67,4 +74,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let out = out.into_inner().map_err(|e| e.into_error()).with_context(cannot_write)?;
     out.finish().with_context(cannot_write)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The encoder threads: as given, or the cores the decoding leaves. A
+/// file decoded in parallel keeps its cores busy, so half as many
+/// encoders (one on two cores: measured, a second one there only adds
+/// memory); input decoded on one thread (a pipe, `-t 1`) leaves the other
+/// cores to the encoders.
+fn encode_threads(args: &Args) -> usize {
+    let cores = swath::parallel::available_cores();
+    match args.encode_threads {
+        0 if args.par.parallel_input(&args.opts) => {
+            let decoders = if args.par.threads == 0 { cores } else { args.par.threads };
+            (decoders / 2).max(1)
+        }
+        0 => cores,
+        n => n,
+    }
 }

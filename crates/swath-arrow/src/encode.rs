@@ -1,0 +1,280 @@
+//! Parquet column chunks encoded on several threads at once.
+//!
+//! One Parquet writer encodes and compresses every column of a row group
+//! on the thread that hands it batches; for swath's decoder that single
+//! thread is the slowest stage of `to-parquet`. Here each leaf column of
+//! the schema belongs to one of N encoder threads (round robin), every
+//! batch's columns go to their threads over bounded channels, and when a
+//! row group closes the column chunks come back and are appended in schema
+//! order, so the file has the same layout as a one-thread writer's: the
+//! same row groups (by rows; by bytes see [`ParallelEncoder::write`]), the
+//! same pages, the same statistics. `ParquetSink` with one thread is the
+//! slow twin the tests compare this against.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use parquet::arrow::arrow_writer::{
+    compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowLeafColumn,
+    ArrowRowGroupWriterFactory,
+};
+use parquet::arrow::ArrowWriter;
+use parquet::errors::ParquetError;
+use parquet::file::writer::SerializedFileWriter;
+
+use crate::error::Result;
+use crate::write::ParquetOptions;
+
+/// Batches in flight to each encoder thread: enough to keep it busy while
+/// the decoder makes the next, few enough that memory stays flat.
+const IN_FLIGHT: usize = 2;
+
+/// What an encoder thread is told.
+enum Job {
+    /// A new row group: the writers of this thread's leaves, in order.
+    Start(Vec<ArrowColumnWriter>),
+    /// One batch's leaves for this thread, in the same order.
+    Write(Vec<ArrowLeafColumn>),
+    /// Close the row group and send its chunks back.
+    Close,
+}
+
+/// One encoder thread: its job queue, its answers, and the encoded size
+/// of its leaves' current chunks (read by the row-group byte limit).
+struct Encoder {
+    jobs: SyncSender<Job>,
+    chunks: Receiver<Vec<ArrowColumnChunk>>,
+    handle: Option<JoinHandle<std::result::Result<(), ParquetError>>>,
+    /// Leaf indexes (schema order) this thread owns.
+    leaves: Vec<usize>,
+}
+
+/// A Parquet file whose column chunks are encoded on `threads` threads.
+pub(crate) struct ParallelEncoder<W: Write + Send> {
+    file: SerializedFileWriter<W>,
+    factory: ArrowRowGroupWriterFactory,
+    schema: SchemaRef,
+    encoders: Pool,
+    /// Encoded bytes of the open row group, summed over its leaves.
+    estimated: Arc<AtomicUsize>,
+    leaf_count: usize,
+    row_groups: usize,
+    /// Rows in the open row group (0: none open).
+    group_rows: usize,
+    max_rows: usize,
+    max_bytes: usize,
+}
+
+impl<W: Write + Send> ParallelEncoder<W> {
+    /// Start a file of `schema` on `out` with `threads` encoder threads.
+    pub(crate) fn new(
+        out: W,
+        schema: SchemaRef,
+        opts: &ParquetOptions,
+        threads: usize,
+    ) -> Result<ParallelEncoder<W>> {
+        // ArrowWriter writes the same file metadata (the Arrow schema
+        // included) as the one-thread path; from it come the file writer
+        // and the factory of column writers.
+        let (file, factory) = ArrowWriter::try_new(out, schema.clone(), Some(opts.properties()))?
+            .into_serialized_writer()?;
+        let leaf_count = file.schema_descr().num_columns();
+        let threads = threads.clamp(1, leaf_count.max(1));
+        let estimated = Arc::new(AtomicUsize::new(0));
+        let mut encoders = Pool(Vec::with_capacity(threads));
+        for t in 0..threads {
+            let leaves = (t..leaf_count).step_by(threads).collect();
+            encoders.0.push(spawn_encoder(leaves, estimated.clone())?);
+        }
+        Ok(ParallelEncoder {
+            file,
+            factory,
+            schema,
+            encoders,
+            estimated,
+            leaf_count,
+            row_groups: 0,
+            group_rows: 0,
+            max_rows: opts.row_group_rows.max(1),
+            max_bytes: opts.row_group_bytes.max(1),
+        })
+    }
+
+    /// Encode one batch. A row group closes after exactly `row_group_rows`
+    /// rows (the batch is cut there), or before a batch once the encoded
+    /// size of the open one has reached `row_group_bytes`; that size is
+    /// what the encoder threads have finished so far, so by bytes a row
+    /// group can run over by the batches still in flight.
+    pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        let mut batch = batch.clone();
+        while batch.num_rows() > 0 {
+            if self.group_rows > 0 && self.estimated.load(Ordering::Relaxed) >= self.max_bytes {
+                self.close_row_group()?;
+            }
+            if self.group_rows == 0 {
+                self.start_row_group()?;
+            }
+            let take = batch.num_rows().min(self.max_rows - self.group_rows);
+            let head = batch.slice(0, take);
+            batch = batch.slice(take, batch.num_rows() - take);
+            self.send(&head)?;
+            self.group_rows += take;
+            if self.group_rows == self.max_rows {
+                self.close_row_group()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Close the last row group, write the footer, return the output.
+    pub(crate) fn finish(mut self) -> Result<W> {
+        if self.group_rows > 0 {
+            self.close_row_group()?;
+        }
+        for e in &mut self.encoders.0 {
+            e.stop();
+            if let Some(h) = e.handle.take() {
+                h.join().unwrap_or_else(|_| Err(panicked()))?;
+            }
+        }
+        Ok(self.file.into_inner()?)
+    }
+
+    fn start_row_group(&mut self) -> Result<()> {
+        let mut writers: Vec<Option<ArrowColumnWriter>> =
+            self.factory.create_column_writers(self.row_groups)?.into_iter().map(Some).collect();
+        debug_assert_eq!(writers.len(), self.leaf_count);
+        self.estimated.store(0, Ordering::Relaxed);
+        for i in 0..self.encoders.0.len() {
+            let mine =
+                self.encoders.0[i].leaves.iter().filter_map(|&l| writers[l].take()).collect();
+            self.submit(i, Job::Start(mine))?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, batch: &RecordBatch) -> Result<()> {
+        let mut leaves: Vec<Option<ArrowLeafColumn>> = Vec::with_capacity(self.leaf_count);
+        for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
+            leaves.extend(compute_leaves(field, column)?.into_iter().map(Some));
+        }
+        for i in 0..self.encoders.0.len() {
+            let mine = self.encoders.0[i].leaves.iter().filter_map(|&l| leaves[l].take()).collect();
+            self.submit(i, Job::Write(mine))?;
+        }
+        Ok(())
+    }
+
+    fn close_row_group(&mut self) -> Result<()> {
+        for i in 0..self.encoders.0.len() {
+            self.submit(i, Job::Close)?;
+        }
+        let mut chunks: Vec<Option<ArrowColumnChunk>> =
+            (0..self.leaf_count).map(|_| None).collect();
+        for e in &mut self.encoders.0 {
+            let Ok(mine) = e.chunks.recv() else { return Err(e.stopped()) };
+            for (&leaf, chunk) in e.leaves.iter().zip(mine) {
+                chunks[leaf] = Some(chunk);
+            }
+        }
+        let mut group = self.file.next_row_group()?;
+        for chunk in chunks {
+            let chunk =
+                chunk.ok_or_else(|| ParquetError::General("a column chunk is missing".into()))?;
+            chunk.append_to_row_group(&mut group)?;
+        }
+        group.close()?;
+        self.row_groups += 1;
+        self.group_rows = 0;
+        Ok(())
+    }
+
+    /// Hand encoder `i` a job; if it has stopped, its error.
+    fn submit(&mut self, i: usize, job: Job) -> Result<()> {
+        let e = &mut self.encoders.0[i];
+        e.jobs.send(job).map_err(|_| e.stopped())
+    }
+}
+
+/// The encoder threads; dropped unfinished (an error upstream), it stops
+/// them, and the output is the caller's to discard.
+struct Pool(Vec<Encoder>);
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for e in &mut self.0 {
+            e.stop();
+            if let Some(h) = e.handle.take() {
+                let _ = h.join();
+            }
+        }
+    }
+}
+
+impl Encoder {
+    /// Close the job queue: the thread ends once it has done what is queued.
+    fn stop(&mut self) {
+        let (closed, _) = sync_channel(0);
+        drop(std::mem::replace(&mut self.jobs, closed));
+    }
+
+    /// The error of a thread that stopped taking jobs: its own, or (if it
+    /// has none, which only a bug can cause) one that says so.
+    fn stopped(&mut self) -> crate::Error {
+        self.stop();
+        let res = match self.handle.take() {
+            Some(h) => h.join().unwrap_or_else(|_| Err(panicked())),
+            None => Ok(()),
+        };
+        match res {
+            Err(e) => e.into(),
+            Ok(()) => ParquetError::General("a Parquet encoder thread stopped early".into()).into(),
+        }
+    }
+}
+
+fn panicked() -> ParquetError {
+    ParquetError::General("a Parquet encoder thread panicked".into())
+}
+
+fn spawn_encoder(leaves: Vec<usize>, estimated: Arc<AtomicUsize>) -> Result<Encoder> {
+    let (jobs, queue) = sync_channel::<Job>(IN_FLIGHT);
+    let (done, chunks) = sync_channel::<Vec<ArrowColumnChunk>>(1);
+    let handle = thread::Builder::new().name("swath-parquet-encode".into()).spawn(move || {
+        let mut writers: Vec<ArrowColumnWriter> = Vec::new();
+        // What this thread last added to the shared estimate.
+        let mut counted = 0usize;
+        for job in queue {
+            match job {
+                Job::Start(w) => {
+                    writers = w;
+                    counted = 0;
+                }
+                Job::Write(cols) => {
+                    for (w, col) in writers.iter_mut().zip(&cols) {
+                        w.write(col)?;
+                    }
+                    let now: usize = writers.iter().map(|w| w.get_estimated_total_bytes()).sum();
+                    estimated.fetch_add(now.saturating_sub(counted), Ordering::Relaxed);
+                    counted = now;
+                }
+                Job::Close => {
+                    let closed = std::mem::take(&mut writers)
+                        .into_iter()
+                        .map(ArrowColumnWriter::close)
+                        .collect::<std::result::Result<Vec<_>, _>>()?;
+                    if done.send(closed).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Encoder { jobs, chunks, handle: Some(handle), leaves })
+}
