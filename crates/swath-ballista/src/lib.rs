@@ -12,11 +12,16 @@
 //!   splits that came with the plan, from their first record and line.
 //! - [`connect`]: a client session whose queries run on the cluster.
 //!
+//! Tables may be URLs (`s3://`, `gs://`, `az://`, `http(s)://`): every
+//! process makes the object's store from its own credentials the first
+//! time it meets the URL ([`RemoteStores`]).
+//!
 //! The binary `swath-cluster` (`scheduler`, `executor`, `sql`) is these
 //! three; docs/cluster.md has the commands for several machines.
 #![deny(missing_docs)]
 
 mod log;
+mod stores;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -36,6 +41,7 @@ use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
 use swath_datafusion::codec::{SwathLogicalCodec, SwathPhysicalCodec};
 
 pub use crate::log::init_logging;
+pub use crate::stores::{runtime_env, scheduler_session, RemoteStores};
 
 /// swath's logical codec around Ballista's.
 pub fn logical_codec() -> Arc<dyn LogicalExtensionCodec> {
@@ -96,6 +102,7 @@ pub async fn run_scheduler(
         task_max_failures: opts.task_max_failures,
         override_logical_codec: Some(logical_codec()),
         override_physical_codec: Some(physical_codec()),
+        override_session_builder: Some(Arc::new(scheduler_session)),
         ..SchedulerConfig::default()
     };
     config.validate().map_err(ballista_error)?;
@@ -135,6 +142,7 @@ pub struct ExecutorOptions {
 ///
 /// It cannot bind its ports, or cannot reach the scheduler.
 pub async fn run_executor(opts: &ExecutorOptions) -> Result<()> {
+    let work_dir = opts.work_dir.clone();
     let config = ExecutorProcessConfig {
         bind_host: opts.bind_host.clone(),
         external_host: Some(opts.external_host.clone()),
@@ -148,6 +156,7 @@ pub async fn run_executor(opts: &ExecutorOptions) -> Result<()> {
         print_thread_info: false,
         override_logical_codec: Some(logical_codec()),
         override_physical_codec: Some(physical_codec()),
+        override_runtime_producer: Some(Arc::new(move |_| runtime_env(work_dir.as_deref()))),
         ..ExecutorProcessConfig::default()
     };
     start_executor_process(Arc::new(config)).await.map_err(ballista_error)
@@ -167,6 +176,10 @@ pub async fn connect(url: &str, config: SessionConfig) -> Result<SessionContext>
         .upgrade_for_ballista()
         .with_ballista_logical_extension_codec(logical_codec())
         .with_ballista_physical_extension_codec(physical_codec());
-    let state = SessionStateBuilder::new().with_default_features().with_config(config).build();
+    let state = SessionStateBuilder::new()
+        .with_default_features()
+        .with_config(config)
+        .with_runtime_env(runtime_env(None)?)
+        .build();
     SessionContext::remote_with_state(url, state).await
 }

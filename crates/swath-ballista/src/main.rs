@@ -148,6 +148,9 @@ fn main() -> ExitCode {
 }
 
 async fn run(role: Role) -> Result<()> {
+    // Every role opens URLs: the client and the scheduler to infer the
+    // schema and plan the splits, the executors to read them.
+    swath_remote::install();
     match role {
         Role::Scheduler(a) => scheduler(a).await,
         Role::Executor(a) => executor(a).await,

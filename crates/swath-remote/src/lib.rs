@@ -102,8 +102,8 @@ pub fn open(url: &str, opts: &RemoteOptions) -> swath::Result<Arc<RemoteObject>>
     Ok(obj)
 }
 
-/// The object store of `url` and the URL of the store itself
-/// (`s3://bucket`), for an engine that lists and sizes objects through
+/// The object store of `url` (an object's, or a bucket's or host's alone)
+/// and the URL of the store itself (`s3://bucket`), for an engine that lists and sizes objects through
 /// object_store (DataFusion's `register_object_store`). Its requests are
 /// retried by object_store, `attempts - 1` times.
 ///
@@ -115,11 +115,11 @@ pub fn store_for(
     opts: &RemoteOptions,
 ) -> swath::Result<(Arc<dyn object_store::ObjectStore>, url::Url)> {
     let retries = opts.attempts.saturating_sub(1) as usize;
-    let located = store::locate(url, opts, retries).map_err(|msg| error(url, msg))?;
+    let store = store::store(url, opts, retries).map_err(|msg| error(url, msg))?;
     let parsed = url::Url::parse(url).map_err(|e| error(url, e.to_string()))?;
     let base = url::Url::parse(&parsed[..url::Position::BeforePath])
         .map_err(|e| error(url, e.to_string()))?;
-    Ok((located.store, base))
+    Ok((store, base))
 }
 
 fn error(url: &str, msg: String) -> swath::Error {

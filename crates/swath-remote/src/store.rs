@@ -30,12 +30,25 @@ pub(crate) struct Located {
 /// sent again from outside once its number is taken).
 pub(crate) fn locate(url: &str, opts: &RemoteOptions, retries: usize) -> Result<Located, String> {
     let parsed = Url::parse(url).map_err(|e| format!("not a valid URL: {e}"))?;
-    let (scheme, raw_path) =
+    let (_, raw_path) =
         ObjectStoreScheme::parse(&parsed).map_err(|e| format!("not an object URL: {e}"))?;
     let path = Path::from_url_path(raw_path).map_err(|e| format!("not an object path: {e}"))?;
     if path.as_ref().is_empty() {
         return Err("the URL names no object (a bucket or a host alone)".into());
     }
+    Ok(Located { store: store(url, opts, retries)?, path })
+}
+
+/// The store of `url`, which may also name a bucket or a host alone (an
+/// engine asks for a store by the store's own URL, `s3://bucket/`).
+pub(crate) fn store(
+    url: &str,
+    opts: &RemoteOptions,
+    retries: usize,
+) -> Result<Arc<dyn ObjectStore>, String> {
+    let parsed = Url::parse(url).map_err(|e| format!("not a valid URL: {e}"))?;
+    let (scheme, _) =
+        ObjectStoreScheme::parse(&parsed).map_err(|e| format!("not an object URL: {e}"))?;
     let retry = RetryConfig {
         max_retries: retries,
         retry_timeout: opts.timeout * (retries as u32 + 1),
@@ -105,5 +118,5 @@ pub(crate) fn locate(url: &str, opts: &RemoteOptions, retries: usize) -> Result<
         }
         other => return Err(format!("{other:?} URLs are not read as remote objects")),
     };
-    Ok(Located { store, path })
+    Ok(store)
 }
