@@ -221,6 +221,43 @@ fn to_parquet_round_trips_every_value_on_any_thread_count() {
     }
 }
 
+/// The encoder threads change nothing in the file: from a file decoded
+/// on 1 or 2 threads and from standard input, every `--encode-threads`
+/// gives the bytes of the one-encoder file.
+#[test]
+fn to_parquet_is_the_same_file_for_any_encoder_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = generate(12_000);
+    let input = file(&dir, "in.csv", &data);
+    let write = |name: &str, threads: &str, encoders: &str, stdin: bool| -> Vec<u8> {
+        let out = dir.path().join(name);
+        let mut cmd = swath();
+        cmd.args(["csv", "to-parquet", "-t", threads, "--encode-threads", encoders]);
+        cmd.args(["--row-group-rows", "5000", "--chunk-size", "30000", "-o"]).arg(&out);
+        if stdin {
+            cmd.arg("-").write_stdin(data.clone());
+        } else {
+            cmd.arg(&input);
+        }
+        cmd.assert().success();
+        std::fs::read(&out).unwrap()
+    };
+    let one = write("one.parquet", "2", "1", false);
+    for (threads, encoders, stdin) in [
+        ("2", "2", false),
+        ("2", "5", false),
+        ("1", "3", false),
+        ("1", "2", true),
+        ("2", "0", true),
+    ] {
+        let name = format!("t{threads}-e{encoders}-{stdin}.parquet");
+        assert!(
+            write(&name, threads, encoders, stdin) == one,
+            "-t {threads} --encode-threads {encoders} (stdin: {stdin}): not the one-encoder file"
+        );
+    }
+}
+
 #[test]
 fn to_parquet_compressions_and_statistics() {
     let dir = tempfile::tempdir().unwrap();

@@ -221,17 +221,23 @@ pub struct ParOpts {
     /// why).
     #[arg(short, long)]
     pub verbose: bool,
-    /// Bytes per parallel chunk (tests use small ones to cross many seams).
-    #[arg(long, default_value_t = 4 << 20, hide = true)]
-    pub chunk_size: u64,
+    /// Bytes per parallel chunk (tests use small ones to cross many seams;
+    /// default 4 MiB, to-parquet's 2 MiB).
+    #[arg(long, hide = true)]
+    pub chunk_size: Option<u64>,
 }
 
 impl ParOpts {
+    /// The parallel chunk's length: as given, or 4 MiB.
+    pub fn chunk_len(&self) -> u64 {
+        self.chunk_size.unwrap_or(4 << 20)
+    }
+
     /// A parallel reader of the input with these threads.
     pub fn reader(&self, opts: &CsvOpts, b: &ReaderBuilder) -> swath_csv::ParallelReader {
         swath_csv::ParallelReader::new(b, opts.path())
             .threads(self.threads)
-            .chunk_size(self.chunk_size)
+            .chunk_size(self.chunk_len())
             // No command here looks at a record's number or line; errors
             // stay exact.
             .relative_numbers(true)

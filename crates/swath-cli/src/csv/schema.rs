@@ -71,7 +71,7 @@ impl ArrowOpts {
         let mut b = ArrowReaderBuilder::new();
         b.csv(opts.builder())
             .threads(par.threads)
-            .chunk_size(par.chunk_size)
+            .chunk_size(par.chunk_len())
             .batch_size(self.batch_size)
             .null_text(self.null.as_bytes().to_vec());
         if self.infer == "full" {

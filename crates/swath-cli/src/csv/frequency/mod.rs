@@ -89,7 +89,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let mut prdr = args
             .par
             .reader(&args.opts, &args.opts.builder())
-            .chunk_size(args.par.chunk_size.min(MAX_CHUNK));
+            .chunk_size(args.par.chunk_len().min(MAX_CHUNK));
         let res = prdr.fold(
             init,
             |acc, rec| {
