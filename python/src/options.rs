@@ -86,6 +86,12 @@ impl ReadOptions {
         Ok(ReadOptions { builder: b, threads })
     }
 
+    /// Bytes per parallel chunk (default 4 MiB).
+    pub fn chunk_size(mut self, bytes: u64) -> ReadOptions {
+        self.builder.chunk_size(bytes);
+        self
+    }
+
     /// Open `path`: in parallel for a regular file (unless `threads=1`),
     /// else sequentially (stdin `-`, pipes, gzip, zstd). The schema is
     /// inferred here unless given.

@@ -124,7 +124,9 @@ pub fn csv_to_parquet(
         infer,
         DEFAULT_BATCH_SIZE,
         dialect,
-    )?;
+    )?
+    // As the CLI's to-parquet: 2 MiB chunks keep the peak under 64 MiB.
+    .chunk_size(2 << 20);
     let compression = match compression {
         "zstd" => ParquetCompression::Zstd,
         "snappy" => ParquetCompression::Snappy,
