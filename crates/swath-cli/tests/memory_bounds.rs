@@ -103,6 +103,24 @@ fn a_field_over_the_limit_fails_within_the_limit_plus_a_constant() {
     check(&["csv", "check", "-t", "2"], &file, 24 * MIB, 16 * MIB);
 }
 
+/// The ends of the range: a 1 GiB field against limits of 256 MiB
+/// and 1 MiB (the error comes within the limit plus the constant), and a
+/// 192 MiB field read whole under the 256 MiB limit. The GiB goes to the
+/// commands that stop at the error: `count`'s validating scan reads the
+/// whole file first (10 to 18 s in a test build), so it gets the 192 MiB.
+#[test]
+fn a_gibibyte_field_and_limits_from_one_to_256_mebibytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let gib = huge_field_csv(dir.path(), 1024 * MIB);
+    for limit in [256 * MIB, MIB] {
+        check(&["csv", "select", "-c", "3", "-t", "1"], &gib, 1024 * MIB, limit);
+        check(&["csv", "check", "-t", "1"], &gib, 1024 * MIB, limit);
+    }
+    drop(std::fs::remove_file(&gib));
+    let big = huge_field_csv(dir.path(), 192 * MIB);
+    check(&["csv", "count", "-t", "2"], &big, 192 * MIB, 256 * MIB);
+}
+
 /// Every other reading command, with the copies of the longest record it
 /// holds at its peak, as measured (debug build, a 12 MiB field, peak over
 /// the command's own footprint): `check`, `search` and `frequency` hold
