@@ -1,8 +1,9 @@
 //! Parquet column chunks encoded on several threads at once.
 //!
 //! One Parquet writer encodes and compresses every column of a row group
-//! on the thread that hands it batches; for swath's decoder that single
-//! thread is the slowest stage of `to-parquet`. Here each leaf column of
+//! on the thread that hands it batches. Where decoding leaves cores idle
+//! (input decoded on one thread, or many cores) that single thread is the
+//! slowest stage of `to-parquet`. Here each leaf column of
 //! the schema belongs to one of N encoder threads (round robin), every
 //! batch's columns go to their threads over bounded channels, and when a
 //! row group closes the column chunks come back and are appended in schema
