@@ -157,6 +157,49 @@ fn same_sql(local: &Path, url: &str, env: &[(&'static str, String)]) {
     assert!(String::from_utf8_lossy(&out.stdout).ends_with("\n"));
 }
 
+/// A prefix is a table of every object under it, as a directory is of
+/// its files: `s3://exports/2026/` (big.csv, already there, and more.csv)
+/// against a local directory of the same two files.
+#[cfg(feature = "sql")]
+fn same_sql_on_a_prefix(s3: &MotoServer, dir: &Path, big: &[u8]) {
+    let local = dir.join("2026");
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::write(local.join("big.csv"), big).unwrap();
+    let more = generate(5_000, 2);
+    std::fs::write(local.join("more.csv"), &more).unwrap();
+    s3_put(s3, "s3://exports/2026/more.csv", &more);
+    let queries = [
+        "SELECT count(*) AS n, count(DISTINCT id) AS ids FROM t",
+        "SELECT city, count(*) AS n, round(sum(score), 2) AS s FROM t GROUP BY city ORDER BY city",
+    ];
+    for q in queries {
+        let mut outs = Vec::new();
+        for input in [format!("{}/", local.display()), "s3://exports/2026/".to_string()] {
+            let mut cmd = swath();
+            cmd.args(["sql", "--csv", "-t", "2", "--split-size", "100000", "--table"])
+                .arg(format!("t={input}"))
+                .arg(q)
+                .envs(s3.env());
+            let out = run(&mut cmd);
+            assert!(
+                out.status.success(),
+                "{q} on {input}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            outs.push(String::from_utf8_lossy(&out.stdout).into_owned());
+        }
+        assert_eq!(outs[0], outs[1], "{q}: the prefix and the directory differ");
+    }
+    // Both objects are in the table: 30,000 + 5,000 records.
+    let mut cmd = swath();
+    cmd.args(["sql", "--csv", "--table", "t=s3://exports/2026/", "SELECT count(*) AS n FROM t"]);
+    let out = run(cmd.envs(s3.env()));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "n\n35000\n");
+}
+
+#[cfg(not(feature = "sql"))]
+fn same_sql_on_a_prefix(_: &MotoServer, _: &Path, _: &[u8]) {}
+
 #[cfg(not(feature = "sql"))]
 fn same_sql(_: &Path, _: &str, _: &[(&'static str, String)]) {
     eprintln!("\n*** SKIPPED the remote SQL checks: built without the `sql` feature ***\n");
@@ -216,6 +259,7 @@ fn every_reading_command_answers_the_same_on_s3_as_on_the_local_file() {
     s3_put(&s3, "s3://exports/2026/big.csv", &data);
     same_answers(&local, "s3://exports/2026/big.csv", &s3.env(), dir.path());
     same_sql(&local, "s3://exports/2026/big.csv", &s3.env());
+    same_sql_on_a_prefix(&s3, dir.path(), &data);
 
     // A gzip object is streamed through the decoder, as a local one.
     let gz = dir.path().join("big.csv.gz");
