@@ -352,6 +352,10 @@ fn cluster_answers_equal_one_process_and_datafusion_and_survive_a_lost_executor(
     }
     assert_eq!(at, len, "the ranges do not reach the end: {ranges:?}");
     assert!(log.contains("splits of 1 files go with it"), "no plan went with a scan:\n{log}");
+    // The scheduler decodes each query's table afresh, but made the file's
+    // plan once for the four queries.
+    let made = log.lines().filter(|l| l.contains("swath plan made: ")).count();
+    assert_eq!(made, 1, "the scheduler planned the file {made} times in four queries:\n{log}");
     let decoded: usize =
         cluster.executors.iter().map(|e| e.output().matches("swath scan decoded: ").count()).sum();
     assert!(decoded > 0, "no executor decoded a swath scan");

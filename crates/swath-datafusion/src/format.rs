@@ -39,6 +39,12 @@ impl SwathCsvFormat {
         SwathCsvFormat { opts: Arc::new(opts), cache: Arc::default() }
     }
 
+    /// A format reading with these options whose plans go to `cache`
+    /// (shared with other formats of the same options).
+    pub(crate) fn with_cache(opts: SwathCsvOptions, cache: Arc<PlanCache>) -> SwathCsvFormat {
+        SwathCsvFormat { opts: Arc::new(opts), cache }
+    }
+
     /// Its options.
     pub fn options(&self) -> &SwathCsvOptions {
         &self.opts

@@ -52,11 +52,19 @@ impl PlanCache {
         let len = key.len;
         let slot = {
             let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+            // The file's earlier versions are never read again (a
+            // long-lived cache would keep a plan per length of a growing log).
+            plans.retain(|k, _| k.path != key.path || *k == key);
             plans.entry(key).or_default().clone()
         };
         slot.get_or_init(|| {
             let size = SplitSize::Bytes(opts.split_bytes_for(len));
-            plan_splits(opts.csv_builder(), path, size).map(Arc::new).map_err(Arc::new)
+            let plan = plan_splits(opts.csv_builder(), path, size).map(Arc::new).map_err(Arc::new);
+            #[cfg(feature = "codec")]
+            if let Ok(p) = &plan {
+                log::info!(target: "swath", "swath plan made: {}, {} splits", path.display(), p.splits().len());
+            }
+            plan
         })
         .clone()
     }

@@ -21,6 +21,7 @@ use datafusion::physical_plan::ExecutionPlan;
 
 use crate::format::SwathCsvFormat;
 use crate::options::SwathCsvOptions;
+use crate::plan_cache::PlanCache;
 
 /// A CSV file, or a directory of CSV files, read by swath.
 #[derive(Debug)]
@@ -49,13 +50,23 @@ impl SwathCsvTable {
     /// table of one file reads it whatever its name, a directory's files by
     /// ending (`.csv` by default).
     pub(crate) fn listing_options(path: &str, options: &SwathCsvOptions) -> ListingOptions {
+        Self::listing_options_with(path, options, Arc::default())
+    }
+
+    /// [`Self::listing_options`], the format's plans going to `cache`.
+    fn listing_options_with(
+        path: &str,
+        options: &SwathCsvOptions,
+        cache: Arc<PlanCache>,
+    ) -> ListingOptions {
         let is_dir = path.ends_with('/') || Path::new(path).is_dir();
         let ext = match (&options.file_extension, is_dir) {
             (_, false) => String::new(),
             (Some(e), true) => e.clone(),
             (None, true) => ".csv".to_string(),
         };
-        ListingOptions::new(Arc::new(SwathCsvFormat::new(options.clone()))).with_file_extension(ext)
+        ListingOptions::new(Arc::new(SwathCsvFormat::with_cache(options.clone(), cache)))
+            .with_file_extension(ext)
     }
 
     /// The table at `path` read with `options` (resolved) and this schema.
@@ -64,9 +75,20 @@ impl SwathCsvTable {
         options: SwathCsvOptions,
         schema: SchemaRef,
     ) -> Result<SwathCsvTable> {
+        Self::try_new_with(path, options, schema, Arc::default())
+    }
+
+    /// [`Self::try_new`], its plans going to `cache` (a decoded table's:
+    /// the same table in every query of the process shares one).
+    pub(crate) fn try_new_with(
+        path: &str,
+        options: SwathCsvOptions,
+        schema: SchemaRef,
+        cache: Arc<PlanCache>,
+    ) -> Result<SwathCsvTable> {
         let url = ListingTableUrl::parse(path)?;
         let config = ListingTableConfig::new(url)
-            .with_listing_options(Self::listing_options(path, &options))
+            .with_listing_options(Self::listing_options_with(path, &options, cache))
             .with_schema(schema.clone());
         let listing = ListingTable::try_new(config)?;
         Ok(SwathCsvTable { path: path.to_string(), options, schema, listing })

@@ -1,6 +1,7 @@
 //! [`SwathLogicalCodec`]: a swath table in a logical plan.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
 
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::TableProvider;
@@ -14,6 +15,7 @@ use prost::Message;
 
 use super::wire::{OptionsMsg, TableNode};
 use super::{tag, INNER, SWATH};
+use crate::plan_cache::PlanCache;
 use crate::table::SwathCsvTable;
 
 /// Encodes a [`SwathCsvTable`] (its path or URL and how it is read; the
@@ -68,7 +70,8 @@ impl LogicalExtensionCodec for SwathLogicalCodec {
                     DataFusionError::Internal(format!("swath table {table_ref} without options"))
                 })?;
                 let opts = opts.to_options(Some(&schema))?;
-                Ok(Arc::new(SwathCsvTable::try_new(&node.path, opts, schema)?))
+                let cache = shared_plans(rest);
+                Ok(Arc::new(SwathCsvTable::try_new_with(&node.path, opts, schema, cache)?))
             }
             (_, rest) => self.inner.try_decode_table_provider(rest, table_ref, schema, ctx),
         }
@@ -132,3 +135,20 @@ impl LogicalExtensionCodec for SwathLogicalCodec {
         self.inner.try_encode_udwf(node, buf)
     }
 }
+
+/// The plan cache of a decoded table, by its encoded path and options: a
+/// scheduler decodes every query's tables afresh, and without this would
+/// make each file's plan (a pass over the whole file) once per query. The
+/// cache re-checks each file's length and time, so a changed file is
+/// planned again. At most [`SHARED_TABLES`] tables are kept.
+fn shared_plans(encoded: &[u8]) -> Arc<PlanCache> {
+    static PLANS: LazyLock<Mutex<HashMap<Vec<u8>, Arc<PlanCache>>>> = LazyLock::new(Mutex::default);
+    let mut plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
+    if plans.len() >= SHARED_TABLES && !plans.contains_key(encoded) {
+        plans.clear();
+    }
+    plans.entry(encoded.to_vec()).or_default().clone()
+}
+
+/// Tables whose plans a process keeps between queries.
+const SHARED_TABLES: usize = 256;
