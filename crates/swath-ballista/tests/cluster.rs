@@ -405,36 +405,13 @@ fn cluster_answers_equal_one_process_and_datafusion_and_survive_a_lost_executor(
     assert!(killed, "executor 1 never got a task, so it was not killed mid-query");
 }
 
-/// moto's S3 server from the peers' venv (`SWATH_PEER_PYTHON`); with
-/// CI=true its absence fails the test, elsewhere it is skipped loudly.
-fn moto() -> Option<swath_testkit::MotoServer> {
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-    let started = match std::env::var("SWATH_PEER_PYTHON").ok().filter(|p| !p.is_empty()) {
-        Some(py) => swath_testkit::MotoServer::start(&py),
-        None => Err("SWATH_PEER_PYTHON is not set".into()),
-    };
-    match started {
-        Ok(server) => Some(server),
-        Err(why) => {
-            assert!(
-                !ci,
-                "no S3 server for the cluster test in CI: {why} (.ci/peers.sh installs moto)"
-            );
-            eprintln!(
-                "\n*** SKIPPED the cluster's S3 test: {why}; run `export SWATH_PEER_PYTHON=$(.ci/peers.sh)` ***\n"
-            );
-            None
-        }
-    }
-}
-
 /// A table on S3: the client and the scheduler list, size and plan the
 /// object, the executors read their splits of it, each process making the
 /// store from its own environment. The answers equal one process's on the
 /// same bytes as a local file.
 #[test]
 fn cluster_reads_a_table_on_s3() {
-    let Some(s3) = moto() else { return };
+    let Some(s3) = swath_testkit::MotoServer::for_test("the cluster's S3 test") else { return };
     let dir = tempfile::tempdir().unwrap();
     let local = data_path(&dir, "orders.csv");
     write_csv(&local, 30_000, 13);

@@ -53,26 +53,7 @@ fn swath() -> Command {
 }
 
 fn moto() -> Option<MotoServer> {
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-    let python = std::env::var("SWATH_PEER_PYTHON").ok().filter(|p| !p.is_empty());
-    let started = match &python {
-        Some(py) => MotoServer::start(py),
-        None => Err("SWATH_PEER_PYTHON is not set".into()),
-    };
-    match started {
-        Ok(server) => Some(server),
-        Err(why) => {
-            assert!(
-                !ci,
-                "no S3 server for the remote tests in CI: {why} (.ci/peers.sh installs moto)"
-            );
-            eprintln!(
-                "\n*** SKIPPED a remote_cli test: {why}; run `export SWATH_PEER_PYTHON=$(.ci/peers.sh)` \
-                 to install moto ***\n"
-            );
-            None
-        }
-    }
+    MotoServer::for_test("a remote_cli test")
 }
 
 /// A CSV of `rows` records: ints, floats, text with commas, quotes and

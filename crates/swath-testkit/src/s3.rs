@@ -22,6 +22,32 @@ pub struct MotoServer {
 }
 
 impl MotoServer {
+    /// The server for a test named `who`, from the peers' venv
+    /// (`SWATH_PEER_PYTHON`). With CI=true its absence fails the test;
+    /// elsewhere it is `None`, said loudly on stderr (the test then skips).
+    ///
+    /// # Panics
+    ///
+    /// With CI=true, when the server cannot be started.
+    pub fn for_test(who: &str) -> Option<MotoServer> {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        let started = match std::env::var("SWATH_PEER_PYTHON").ok().filter(|p| !p.is_empty()) {
+            Some(py) => MotoServer::start(&py),
+            None => Err("SWATH_PEER_PYTHON is not set".into()),
+        };
+        match started {
+            Ok(server) => Some(server),
+            Err(why) => {
+                assert!(!ci, "no S3 server for {who} in CI: {why} (.ci/peers.sh installs moto)");
+                eprintln!(
+                    "\n*** SKIPPED {who}: {why}; run `export SWATH_PEER_PYTHON=$(.ci/peers.sh)` \
+                     to install moto ***\n"
+                );
+                None
+            }
+        }
+    }
+
     /// Start `python -m moto.server` on a free loopback port and wait (at
     /// most 60 s) until it answers.
     ///
