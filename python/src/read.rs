@@ -141,13 +141,9 @@ pub fn csv_to_parquet(
         compression,
         row_group_rows: row_group_rows.max(1),
         statistics: !no_statistics,
-        // The cores the decoding leaves encode the columns (as the CLI's
-        // to-parquet): half the decoders, or every core when one decodes.
-        encode_threads: match (threads, swath::parallel::available_cores()) {
-            (1, cores) => cores,
-            (0, cores) => (cores / 2).max(1),
-            (t, _) => (t / 2).max(1),
-        },
+        // The cores the decoding leaves encode the columns, as in the
+        // CLI's to-parquet.
+        encode_threads: swath_arrow::encode_threads_for(threads),
         ..Default::default()
     };
     if let Some(size) = row_group_size {

@@ -83,7 +83,7 @@ pub use range::FileRange;
 pub use reader::{ArrowReader, StreamInput};
 pub use split::SplitArrowReader;
 pub use types::{parse_schema_json, parse_schema_text, ColumnSpec, ColumnType, UTC};
-pub use write::{IpcSink, ParquetCompression, ParquetOptions, ParquetSink};
+pub use write::{encode_threads_for, IpcSink, ParquetCompression, ParquetOptions, ParquetSink};
 
 // Re-exported so that users build schemas and read batches with the same
 // Arrow this crate was built with.

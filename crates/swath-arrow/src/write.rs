@@ -75,6 +75,21 @@ impl ParquetOptions {
     }
 }
 
+/// The encoder threads ([`ParquetOptions::encode_threads`]) that go with
+/// decoding on `decoders` threads (0: every core): the cores the decoding
+/// leaves. Decoding on one thread (a pipe, compressed input, `threads=1`)
+/// leaves every core to the encoders; a file decoded in parallel keeps its
+/// cores busy, so half as many encoders (one on two cores: measured, a
+/// second one there only adds memory).
+pub fn encode_threads_for(decoders: usize) -> usize {
+    let cores = swath::parallel::available_cores();
+    match decoders {
+        1 => cores,
+        0 => (cores / 2).max(1),
+        t => (t / 2).max(1),
+    }
+}
+
 /// Writes batches to a Parquet file, closing row groups by rows or bytes;
 /// encoding on the writing thread or on [`ParquetOptions::encode_threads`].
 pub struct ParquetSink<W: Write + Send> {

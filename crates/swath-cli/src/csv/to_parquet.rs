@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use swath_arrow::{ParquetCompression, ParquetOptions, ParquetSink};
+use swath_arrow::{encode_threads_for, ParquetCompression, ParquetOptions, ParquetSink};
 
 use super::schema::{ArrowOpts, Batches};
 use super::{parse_size, CsvOpts, ParOpts};
@@ -83,19 +83,13 @@ pub fn run(mut args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The encoder threads: as given, or the cores the decoding leaves. A
-/// file decoded in parallel keeps its cores busy, so half as many
-/// encoders (one on two cores: measured, a second one there only adds
-/// memory); input decoded on one thread (a pipe, `-t 1`) leaves the other
-/// cores to the encoders.
+/// The encoder threads: as given, or the cores the decoding leaves
+/// ([`swath_arrow::encode_threads_for`]; input read on one thread counts
+/// as one decoder whatever `-t` says).
 fn encode_threads(args: &Args) -> usize {
-    let cores = swath::parallel::available_cores();
     match args.encode_threads {
-        0 if args.par.parallel_input(&args.opts) => {
-            let decoders = if args.par.threads == 0 { cores } else { args.par.threads };
-            (decoders / 2).max(1)
-        }
-        0 => cores,
+        0 if args.par.parallel_input(&args.opts) => encode_threads_for(args.par.threads),
+        0 => encode_threads_for(1),
         n => n,
     }
 }
