@@ -29,7 +29,7 @@ use parquet::errors::ParquetError;
 use parquet::file::writer::SerializedFileWriter;
 
 use crate::error::Result;
-use crate::write::ParquetOptions;
+use crate::parquet_sink::ParquetOptions;
 
 /// Batches in flight to each encoder thread: enough to keep it busy while
 /// the decoder makes the next, few enough that memory stays flat.

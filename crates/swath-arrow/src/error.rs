@@ -17,7 +17,8 @@ pub enum Error {
     Schema(String),
     /// Arrow itself (building a batch, IPC writing).
     Arrow(ArrowError),
-    /// The Parquet writer.
+    /// The Parquet writer (feature `parquet`).
+    #[cfg(feature = "parquet")]
     Parquet(parquet::errors::ParquetError),
     /// Writing output.
     Io(std::io::Error),
@@ -42,6 +43,7 @@ impl fmt::Display for Error {
             Error::Csv(e) => write!(f, "{e}"),
             Error::Schema(m) => write!(f, "schema: {m}"),
             Error::Arrow(e) => write!(f, "arrow: {e}"),
+            #[cfg(feature = "parquet")]
             Error::Parquet(e) => write!(f, "parquet: {e}"),
             Error::Io(e) => write!(f, "{e}"),
         }
@@ -53,6 +55,7 @@ impl std::error::Error for Error {
         match self {
             Error::Csv(e) => Some(e),
             Error::Arrow(e) => Some(e),
+            #[cfg(feature = "parquet")]
             Error::Parquet(e) => Some(e),
             Error::Io(e) => Some(e),
             Error::Schema(_) => None,
@@ -85,6 +88,7 @@ impl From<ArrowError> for Error {
     }
 }
 
+#[cfg(feature = "parquet")]
 impl From<parquet::errors::ParquetError> for Error {
     fn from(e: parquet::errors::ParquetError) -> Error {
         Error::Parquet(e)

@@ -21,7 +21,8 @@
 //!   builders with swath's own parsers ([`swath_csv::FromField`]): no
 //!   `String` per field, no allocation per record. A field that does not
 //!   fit is an error naming record, line, byte, column, text and type.
-//! - [`ParquetSink`] and [`IpcSink`] write batches out.
+//! - [`ParquetSink`] (feature `parquet`, on by default) and [`IpcSink`]
+//!   write batches out.
 //!
 //! # Examples
 //!
@@ -63,31 +64,37 @@
 
 mod builder;
 mod decode;
+#[cfg(feature = "parquet")]
 mod encode;
 mod error;
 mod infer;
+mod ipc;
 mod parallel;
+#[cfg(feature = "parquet")]
+mod parquet_sink;
 mod range;
 mod reader;
 mod split;
 pub mod text;
 mod types;
-mod write;
 
 pub use builder::{ArrowReaderBuilder, ColumnReport, InferredSchema, DEFAULT_BATCH_SIZE};
 pub use decode::OnError;
 pub use error::{Error, Result};
 pub use infer::{ColumnGuess, Guesses, Infer};
+pub use ipc::IpcSink;
 pub use parallel::{ParallelArrowReader, ParallelBatches};
+#[cfg(feature = "parquet")]
+pub use parquet_sink::{encode_threads_for, ParquetCompression, ParquetOptions, ParquetSink};
 pub use range::FileRange;
 pub use reader::{ArrowReader, StreamInput};
 pub use split::SplitArrowReader;
 pub use types::{parse_schema_json, parse_schema_text, ColumnSpec, ColumnType, UTC};
-pub use write::{encode_threads_for, IpcSink, ParquetCompression, ParquetOptions, ParquetSink};
 
 // Re-exported so that users build schemas and read batches with the same
 // Arrow this crate was built with.
 pub use arrow_array;
 pub use arrow_ipc;
 pub use arrow_schema;
+#[cfg(feature = "parquet")]
 pub use parquet;
