@@ -158,7 +158,8 @@ pub fn chunked(data: &[u8]) {
 /// gives: the count (the validating scan, or the reader it gives up to),
 /// every record with its fields and byte offset (relative numbers: chunk
 /// starts guessed), and the first error with its position, for tiny
-/// chunks (every seam gets crossed) on 2 to 4 threads.
+/// chunks (every seam gets crossed) on 2 to 4 threads; on valid CSV, the
+/// record starts sampled from each place's bytes alone are real ones.
 pub fn parallel(data: &[u8]) {
     use swath_csv::ParallelReader;
 
@@ -231,6 +232,21 @@ pub fn parallel(data: &[u8]) {
         };
         assert_eq!(got, want, "records, chunk {chunk}");
         assert_eq!(res.err().map(|e| describe(&e)), want_err, "error, chunk {chunk}");
+    }
+    // On valid CSV, every start sampled from the bytes at a place is a
+    // record start of the sequential read (lenient mode takes the plan).
+    if want_err.is_none() {
+        let starts: std::collections::HashSet<u64> = want.iter().map(|(_, b)| *b).collect();
+        for points in [1, 5, 64] {
+            let got = ParallelReader::new(&b, path).threads(threads).sample_starts(0, points);
+            for p in got.expect("sample starts of a valid file") {
+                assert!(
+                    starts.contains(&p.byte),
+                    "{points} places: byte {} is no record start",
+                    p.byte
+                );
+            }
+        }
     }
 }
 

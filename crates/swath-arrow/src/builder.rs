@@ -287,21 +287,16 @@ impl ArrowReaderBuilder {
         if points == 0 || per_point == 0 {
             return Ok(0);
         }
-        let (file, len) = swath::range::open_ranged(path)?;
-        // Chunks the size of the gaps between places (phase 1 reads every
-        // byte once either way; fewer chunks is fewer seams).
-        let chunk = (len / points as u64).max(4096);
-        let par = ParallelReader::new(&self.csv, path).threads(self.threads).chunk_size(chunk);
-        let starts: Vec<Position> =
-            par.record_starts()?.into_iter().filter(|p| p.byte > head_end).collect();
-        let step = (starts.len() as f64 / points as f64).max(1.0);
-        let mut used = 0;
-        let mut at = 0.0f64;
-        while (at as usize) < starts.len() && used < points {
-            let start = starts[at as usize];
-            at += step;
-            let mut rdr =
-                self.csv.from_reader_at(FileRange::new(file.clone(), start.byte, len), start)?;
+        // Each place's start from the bytes there, not a pass over the file
+        // (on a remote object, a GET of the whole object before the decode
+        // reads it again); its records read right away, from those bytes.
+        // A small buffer: `per_point` records are a few KiB, and on a remote
+        // object a read past the place's GET is another GET.
+        let mut small = self.csv.clone();
+        small.capacity(32 << 10);
+        let par = ParallelReader::new(&small, path).threads(self.threads);
+        let seen = par.sample_with(head_end, points, |_, rdr| {
+            let mut g = Guesses::default();
             for _ in 0..per_point {
                 match rdr.next_record() {
                     Ok(Some(rec)) => g.see(&rec, &self.null),
@@ -310,7 +305,11 @@ impl ArrowReaderBuilder {
                     Err(_) => break,
                 }
             }
-            used += 1;
+            g
+        })?;
+        let used = seen.len();
+        for s in &seen {
+            g.merge(s);
         }
         Ok(used)
     }

@@ -4,9 +4,9 @@
 //! out the types that do not parse it; the most specific type left wins
 //! (Int64, Float64, Boolean, Date32, Timestamp, TimestampTz, else Utf8).
 //! The values come from the head of the file and from records spread over
-//! all of it, read from exact record starts
-//! ([`swath_csv::ParallelReader::record_starts`]), or from every record
-//! ([`Infer::Full`]).
+//! all of it, read from record starts found from the bytes at each place
+//! alone, exact on valid CSV ([`swath_csv::ParallelReader::sample_starts`]:
+//! no pass over the whole file), or from every record ([`Infer::Full`]).
 
 use swath_csv::{FromField, Record};
 

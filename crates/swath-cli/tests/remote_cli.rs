@@ -271,6 +271,29 @@ fn every_reading_command_answers_the_same_on_http_as_on_the_local_file() {
     same_sql(&local, &server.url("files/data.csv"), &[]);
 }
 
+/// Inference reads the head and 64 places (one small GET each), not the
+/// whole object: it once made the split plan first, a GET of every byte
+/// before `to-parquet`'s decode read them all again.
+#[test]
+fn inference_reads_a_fraction_of_a_remote_object() {
+    let server = RangeServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let data = generate(1_500_000, 6);
+    let len = data.len() as u64;
+    assert!(len > 40 << 20, "{len} bytes");
+    let local = dir.path().join("big.csv");
+    std::fs::write(&local, &data).unwrap();
+    server.put("big.csv", data);
+    let url = server.url("big.csv");
+    let remote = run(swath().args(["csv", "schema", &url]));
+    assert!(remote.status.success(), "{}", String::from_utf8_lossy(&remote.stderr));
+    let read = server.body_bytes();
+    // 64 places of one 256 KiB GET each and the head: about 17 MiB.
+    assert!(read * 2 < len, "csv schema downloaded {read} of {len} bytes");
+    let here = run(swath().args(["csv", "schema"]).arg(&local));
+    assert_eq!(String::from_utf8_lossy(&remote.stdout), String::from_utf8_lossy(&here.stdout));
+}
+
 #[test]
 fn faults_on_s3_end_in_the_right_count_or_an_error_naming_the_url() {
     let Some(s3) = moto() else { return };

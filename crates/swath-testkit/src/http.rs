@@ -89,6 +89,8 @@ struct Store {
     /// Versions handed out so far; the next put's ETag carries the next one.
     versions: AtomicU64,
     requests: AtomicUsize,
+    /// Object bytes put in response bodies (what a reader downloaded).
+    body_bytes: AtomicU64,
 }
 
 /// One version of an object: cloned out of the map, so a slow client never
@@ -111,6 +113,7 @@ impl RangeServer {
             objects: Mutex::new(HashMap::new()),
             versions: AtomicU64::new(0),
             requests: AtomicUsize::new(0),
+            body_bytes: AtomicU64::new(0),
         });
         let shared = Arc::clone(&store);
         let acceptor = Acceptor::start("swath-range-server", move |stream, stop| {
@@ -145,6 +148,12 @@ impl RangeServer {
     /// Requests answered so far, whatever their method or status.
     pub fn requests(&self) -> usize {
         self.store.requests.load(Ordering::SeqCst)
+    }
+
+    /// Object bytes sent in response bodies so far (a whole object's, or a
+    /// range's): how much a reader downloaded.
+    pub fn body_bytes(&self) -> u64 {
+        self.store.body_bytes.load(Ordering::SeqCst)
     }
 }
 
@@ -214,14 +223,19 @@ impl Store {
         if head_only {
             return ok(200).length_only(object.bytes.len());
         }
+        let sent = |n: u64| self.body_bytes.fetch_add(n, Ordering::SeqCst);
         match head.header("range").map(|range| parse_range(range, len)) {
-            None | Some(Ranged::Ignored) => ok(200).body(object.bytes.to_vec()),
+            None | Some(Ranged::Ignored) => {
+                sent(len);
+                ok(200).body(object.bytes.to_vec())
+            }
             Some(Ranged::Unsatisfiable) => {
                 Response::new(416).header("Content-Range", format!("bytes */{len}"))
             }
             Some(Ranged::Bytes(first, last)) => {
                 // Both ends are below `len`, which is a `usize`.
                 let body = object.bytes[first as usize..=last as usize].to_vec();
+                sent(body.len() as u64);
                 ok(206).header("Content-Range", format!("bytes {first}-{last}/{len}")).body(body)
             }
         }

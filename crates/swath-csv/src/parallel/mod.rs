@@ -75,6 +75,7 @@ mod count;
 mod mode;
 mod plan;
 mod records;
+mod settle;
 mod speculate;
 mod task;
 mod validator;
@@ -265,6 +266,119 @@ impl ParallelReader {
         };
         let tasks = plan::plan(file, len, bom_len, &par, cfg.kernel, opts)?;
         Ok(tasks.iter().map(|t| crate::Position::new(t.start, t.line, 0)).collect())
+    }
+
+    /// Up to `points` record starts spread evenly over the file past byte
+    /// `after`, each found from the bytes at its place alone (at most
+    /// 1 MiB of them), not by a pass over the whole file: for sampling
+    /// records (schema inference) from a file too big, or too far away
+    /// (a remote object), to read twice. [`sample_with`](Self::sample_with)
+    /// also reads records there.
+    ///
+    /// A place counts when its bytes settle how it is quoted: one quote
+    /// hypothesis breaks a rule of the dialect and the other reads cleanly
+    /// (`settle.rs`). So on a valid CSV file every start returned is a
+    /// real record start; a place that does not settle, or whose record
+    /// starts past the next place, is left out. Line and record numbers
+    /// are not known (0). When fewer than half the places settle (a file
+    /// without quotes: nothing breaks the "inside quotes" hypothesis), and
+    /// with lenient quoting (a bare quote breaks no rule), the starts come
+    /// from the exact plan ([`record_starts`](Self::record_starts)), a
+    /// pass over the file; on a stream, or with an escape or comment byte,
+    /// there are none.
+    ///
+    /// # Errors
+    ///
+    /// The open error, or an I/O error.
+    pub fn sample_starts(&self, after: u64, points: usize) -> Result<Vec<crate::Position>> {
+        self.sample_with(after, points, |start, _| start)
+    }
+
+    /// As [`sample_starts`](Self::sample_starts), with `visit` called at
+    /// each start, in file order of the results, with a reader of the
+    /// records from there: on the thread that found the start, right after,
+    /// through the same open file (on a remote object, the bytes of the
+    /// place's GET, not another one).
+    ///
+    /// # Errors
+    ///
+    /// The open error, or an I/O error.
+    pub fn sample_with<T, V>(&self, after: u64, points: usize, visit: V) -> Result<Vec<T>>
+    where
+        T: Send,
+        V: Fn(crate::Position, &mut Reader<swath::RangeReader<'_>>) -> T + Sync,
+    {
+        self.builder.validate()?;
+        let cfg = self.builder.config();
+        let src = Source::open(&self.path)?;
+        let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
+            return Ok(Vec::new());
+        };
+        if points == 0 || not_parity_safe(&self.builder).is_some() || after >= len {
+            return Ok(Vec::new());
+        }
+        let read_at = |start: crate::Position| -> Result<T> {
+            let range = swath::RangeReader::new(file, start.byte..len);
+            Ok(visit(start, &mut self.builder.from_reader_at(range, start)?))
+        };
+        if cfg.lenient {
+            return self.planned_starts(len, after, points)?.into_iter().map(read_at).collect();
+        }
+        let mut bom = [0u8; 3];
+        let bom_len = match swath::range::read_full_at(file, &mut bom, 0) {
+            Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
+            _ => 0,
+        };
+        // The field count, from the top: a record of another count breaks
+        // a hypothesis.
+        let mut top = self.builder.from_reader(swath::RangeReader::new(file, 0..len))?;
+        let expected = match top.headers() {
+            Ok(_) if cfg.has_headers => top.expected_fields(),
+            _ => match top.next_record() {
+                Ok(Some(r)) => Some(r.len()),
+                _ => None,
+            },
+        };
+        // The header row is no sample (it need not start at the top: empty
+        // lines may come first).
+        let header = if cfg.has_headers { Some(top.position().byte) } else { None };
+        drop(top);
+        let opts = CountOpts::new(cfg, expected);
+        let span = len - after;
+        let place = |k: u64| after + span * k / points as u64;
+        // A place a thread: each is a small read, and on a remote object a
+        // GET whose wait is spent better on more threads than cores.
+        let par = Parallel::new().threads(self.par.thread_count().max(8)).chunk_size(1);
+        let new_buf = || swath::Buffer::with_capacity(64 << 10);
+        let found = par.try_map_with(points as u64, new_buf, |buf, k, _| {
+            let at = place(k as u64);
+            match settle::settled_start(file, len, bom_len, at + 1, buf, cfg.kernel, opts)? {
+                // Each start in its own place's gap: no record twice.
+                Some(byte) if byte < place(k as u64 + 1) && Some(byte) != header => {
+                    read_at(crate::Position::new(byte, 0, 0)).map(Some)
+                }
+                _ => Ok(None),
+            }
+        })?;
+        let found: Vec<T> = found.into_iter().flatten().collect();
+        // Few places settle where windows hold no quote at all (nothing
+        // breaks the "inside quotes" hypothesis): the exact plan then.
+        if found.len() * 2 < points {
+            return self.planned_starts(len, after, points)?.into_iter().map(read_at).collect();
+        }
+        Ok(found)
+    }
+
+    /// [`sample_starts`](Self::sample_starts) from the exact plan, in chunks
+    /// the size of the gaps between places.
+    fn planned_starts(&self, len: u64, after: u64, points: usize) -> Result<Vec<crate::Position>> {
+        let chunk = ((len - after) / points as u64).max(4096);
+        let plan = ParallelReader::new(&self.builder, &self.path)
+            .threads(self.par.thread_count())
+            .chunk_size(chunk);
+        let starts: Vec<_> = plan.record_starts()?.into_iter().filter(|p| p.byte > after).collect();
+        let step = (starts.len() as f64 / points as f64).max(1.0);
+        Ok((0..points).map_while(|k| starts.get((k as f64 * step) as usize).copied()).collect())
     }
 
     /// The number of records (the header row not included).

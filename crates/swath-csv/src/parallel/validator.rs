@@ -73,6 +73,12 @@ pub(crate) struct Hypothesis {
     /// following a hypothesis once it is not clean; `first` is then set
     /// and the rest is meaningless).
     pub(crate) clean: bool,
+    /// A quote broke a rule somewhere, before the first record start
+    /// included (where `clean` does not look: those bytes are the seam's,
+    /// read by the real reader). The quote rules need only the quote
+    /// state, which the hypothesis fixes, so on valid CSV the true
+    /// hypothesis never has one (`settle.rs`).
+    pub(crate) misquoted: bool,
     pub(crate) first: Option<At>,
     pub(crate) last: Option<At>,
     /// Record starts in the chunk, `first` and `last` included.
@@ -306,6 +312,7 @@ fn hypothesis(hy: &mut Hypothesis, opts: &CountOpts, m: &Masks, inq: u64, pos: u
     let doubled = if opts.double_quote { prev_close } else { 0 };
     let after_close = m.d | m.term | if opts.double_quote { m.q } else { 0 };
     let mut bad = (open & !(m.prev_sep | doubled)) | (prev_close & !after_close & m.valid);
+    hy.misquoted |= bad != 0;
     if hy.first.is_none() {
         // What comes before the first record start is the seam's.
         bad &= if start == 0 { 0 } else { !0u64 << start.trailing_zeros() };
@@ -408,6 +415,7 @@ pub(crate) fn scan_scalar(chunk: &[u8], at: u64, prev: u8, opts: CountOpts) -> C
             if bad && hy.first.is_some() {
                 hy.clean = false;
             }
+            hy.misquoted |= bad;
             delims += u64::from(b == opts.delim && !inside);
             prev_close = Some(b) == opts.quote && !inside;
             prev_tout = is_term(b) && !inside;
@@ -435,6 +443,7 @@ mod tests {
             } else {
                 *hy = Hypothesis {
                     clean: true,
+                    misquoted: hy.misquoted,
                     first: hy.first,
                     last: hy.last,
                     starts: hy.starts,
