@@ -82,6 +82,7 @@ impl PlanCache {
     /// # Errors
     ///
     /// The file cannot be read, or its length is not the plan's.
+    #[cfg(feature = "codec")]
     pub(crate) fn insert_known(
         &self,
         path: &Path,

@@ -58,6 +58,8 @@ impl SwathCsvSource {
         &self.opts
     }
 
+    /// Its plans (the codec ships them with a query).
+    #[cfg(feature = "codec")]
     pub(crate) fn plan_cache(&self) -> &Arc<PlanCache> {
         &self.cache
     }

@@ -9,7 +9,9 @@
 //! read yet goes last).
 //!
 //! Read-ahead is for readers going front to back: a read that continues
-//! where an earlier one ended (or starts at 0). A read anywhere else is a
+//! where an earlier one ended, once that reader has read a probe's worth.
+//! Any other read (the top of the object included: a header row, the head
+//! that inference reads) is a
 //! probe (a split plan looking at the first kilobytes of each range, a
 //! `tail`): it is answered by one small GET of [`PROBE`] bytes, kept among
 //! the last few probes, without fetching a whole block or reading ahead.
@@ -56,9 +58,9 @@ struct State {
     ahead: usize,
     /// GETs sent, for the tests and the bench.
     gets: u64,
-    /// Where recent reads ended: a read starting at one of these continues
-    /// a stream.
-    streams: VecDeque<u64>,
+    /// Where recent reads ended, and where each of those streams began: a
+    /// read starting at an end continues that stream.
+    streams: VecDeque<(u64, u64)>,
     /// The last probes' bytes, by their first byte.
     probes: VecDeque<(u64, Bytes)>,
 }
@@ -118,13 +120,14 @@ impl RemoteObject {
         self.len.div_ceil(self.target.opts.block)
     }
 
-    /// The bytes of block `idx`, fetching it (and the blocks after it) if
-    /// they are not held.
-    fn block(&self, mut st: MutexGuard<'_, State>, idx: u64) -> io::Result<Bytes> {
+    /// The bytes of block `idx`, fetching it (and, with `ahead`, the blocks
+    /// after it) if they are not held.
+    fn block(&self, mut st: MutexGuard<'_, State>, idx: u64, ahead: bool) -> io::Result<Bytes> {
         st.tick += 1;
         let tick = st.tick;
         self.request(&mut st, idx, false);
-        for next in idx + 1..self.block_count().min(idx + 1 + self.target.opts.in_flight as u64) {
+        let ahead = if ahead { self.target.opts.in_flight as u64 } else { 0 };
+        for next in idx + 1..self.block_count().min(idx + 1 + ahead) {
             if !self.request(&mut st, next, true) {
                 break;
             }
@@ -235,8 +238,13 @@ impl swath::ReadAt for RemoteObject {
         let (start, data) = if let Some((start, data)) = probe_holding(&st, offset) {
             drop(st);
             (start, data)
-        } else if offset == 0 || st.streams.contains(&offset) || st.slots.contains_key(&idx) {
-            (idx * block, self.block(st, idx)?)
+        } else if long_stream_at(&st, offset) {
+            (idx * block, self.block(st, idx, true)?)
+        } else if st.slots.contains_key(&idx) {
+            // Held (or on its way) for another reader: no read-ahead for
+            // this one, or probes landing in held blocks would fetch the
+            // whole object ahead of them, block after block.
+            (idx * block, self.block(st, idx, false)?)
         } else {
             drop(st);
             self.probe(offset)?
@@ -245,17 +253,26 @@ impl swath::ReadAt for RemoteObject {
         let n = buf.len().min(data.len().saturating_sub(at));
         buf[..n].copy_from_slice(&data[at..at + n]);
         let mut st = self.lock();
-        match st.streams.iter().position(|&end| end == offset) {
-            Some(i) => st.streams[i] = offset + n as u64,
+        match st.streams.iter().position(|&(end, _)| end == offset) {
+            Some(i) => st.streams[i].0 = offset + n as u64,
             None => {
                 if st.streams.len() == STREAMS_KEPT {
                     st.streams.pop_front();
                 }
-                st.streams.push_back(offset + n as u64);
+                st.streams.push_back((offset + n as u64, offset));
             }
         }
         Ok(n)
     }
+}
+
+/// True when a read at `offset` continues a stream that has read a probe's
+/// worth already: a reader going on through the object, worth a block and
+/// read-ahead. A short one (inference reading a few records at a place,
+/// whose probe other threads' probes pushed out) gets another probe, not a
+/// whole block (16 MiB by default).
+fn long_stream_at(st: &State, offset: u64) -> bool {
+    st.streams.iter().any(|&(end, start)| end == offset && end - start >= PROBE)
 }
 
 /// A kept probe that holds `offset`.
