@@ -9,7 +9,9 @@
 # workspace's target dir. Measured clean, at -j1 on a loaded machine: the
 # release build took 511 s of CPU, the dev profile (deps at opt-level 2,
 # full debuginfo) 883 s; the workspace's own artifacts are not reused
-# (its unified features differ: libc, arrow ffi, serde, ...).
+# (its unified features differ: libc, arrow ffi, serde, ...). With CI=true
+# the wheel is built without LTO and debuginfo (below): 135 s on 2 cores,
+# measured 2026-12-03, the whole script 3.5 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -122,6 +122,16 @@ pub struct ParallelReader {
     mode: Mode,
 }
 
+/// The length of `file`'s UTF-8 byte order mark: 3, or 0 without one.
+/// Read whole (short reads and EINTR must not hide it).
+fn bom_len(file: &dyn swath::ReadAt) -> u64 {
+    let mut bom = [0u8; 3];
+    match swath::range::read_full_at(file, &mut bom, 0) {
+        Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
+        _ => 0,
+    }
+}
+
 /// Why a configuration cannot be read in parallel, if it cannot.
 fn not_parity_safe(b: &ReaderBuilder) -> Option<&'static str> {
     let c = b.config();
@@ -252,11 +262,7 @@ impl ParallelReader {
         if not_parity_safe(&self.builder).is_some() {
             return Ok(top);
         }
-        let mut bom = [0u8; 3];
-        let bom_len = match swath::range::read_full_at(file, &mut bom, 0) {
-            Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
-            _ => 0,
-        };
+        let bom_len = bom_len(file);
         let cfg = self.builder.config();
         let par = self.par;
         let opts = ScanOpts {
@@ -324,11 +330,7 @@ impl ParallelReader {
         if cfg.lenient {
             return self.planned_starts(len, after, points)?.into_iter().map(read_at).collect();
         }
-        let mut bom = [0u8; 3];
-        let bom_len = match swath::range::read_full_at(file, &mut bom, 0) {
-            Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
-            _ => 0,
-        };
+        let bom_len = bom_len(file);
         // The field count, from the top: a record of another count breaks
         // a hypothesis.
         let mut top = self.builder.from_reader(swath::RangeReader::new(file, 0..len))?;
@@ -588,12 +590,7 @@ impl ParallelReader {
             return sequential(rdr, self.par.chunk_len(), init, work, consume);
         }
 
-        let mut bom = [0u8; 3];
-        // Short reads and EINTR must not hide a byte order mark.
-        let bom_len = match swath::range::read_full_at(file, &mut bom, 0) {
-            Ok(3) if bom == *b"\xEF\xBB\xBF" => 3,
-            _ => 0,
-        };
+        let bom_len = bom_len(file);
         let par = self.par;
         let exact = !self.relative;
         let planned = if exact || !self.speculative {

@@ -25,7 +25,7 @@ use crate::classify::Kernel;
 const WINDOW: u64 = 64 << 10;
 
 /// Bytes scanned at most from a place before it is left out.
-pub(crate) const SETTLE_LIMIT: u64 = 1 << 20;
+const SETTLE_LIMIT: u64 = 1 << 20;
 
 /// The first record start at or after `at` (and after the file's first
 /// byte past the byte order mark `bom`) of `file` (length `len`), when the
