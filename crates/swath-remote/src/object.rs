@@ -10,11 +10,12 @@
 //!
 //! Read-ahead is for readers going front to back: a read that continues
 //! where an earlier one ended, once that reader has read a probe's worth.
-//! Any other read (the top of the object included: a header row, the head
-//! that inference reads) is a
-//! probe (a split plan looking at the first kilobytes of each range, a
-//! `tail`): it is answered by one small GET of [`PROBE`] bytes, kept among
-//! the last few probes, without fetching a whole block or reading ahead.
+//! Any other read is a probe (a split plan looking at the first kilobytes
+//! of each range, a `tail`, the top of the object: a header row, the head
+//! that inference reads): it is answered by one small GET of [`PROBE`]
+//! bytes, kept among the last few probes, without fetching a whole block or
+//! reading ahead. A read that lands in a block held for another reader
+//! uses it, without read-ahead of its own.
 //! So a speculative plan over a remote object costs one small GET per
 //! range, not a second download of the object.
 
