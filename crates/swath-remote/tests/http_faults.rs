@@ -195,3 +195,41 @@ fn a_missing_object_and_a_bare_host_are_clear_errors() {
     let err = swath_remote::open(&bare, &opts()).unwrap_err().to_string();
     assert!(err.contains("names no object"), "{err}");
 }
+
+/// A short reader (inference's records at one place) whose probe other
+/// probes pushed out gets another probe, not a block and its read-ahead;
+/// and a read that lands in a block held for another reader fetches
+/// nothing ahead of it. Either once made samples spread over an object
+/// download all of it.
+#[test]
+fn short_readers_and_reads_in_held_blocks_fetch_nothing_ahead() {
+    let data = bytes(4 << 20, 4);
+    let server = served("short.bin", &data);
+    let obj = swath_remote::open(&server.url("short.bin"), &opts()).unwrap();
+    let mut buf = vec![0u8; 32 << 10];
+    // A short reader at 1 MB: one probe.
+    let at = 1_000_000u64;
+    assert_eq!(obj.read_at(&mut buf, at).unwrap(), buf.len());
+    let gets = obj.gets();
+    // Eight probes elsewhere push its probe out.
+    for k in 0..8u64 {
+        obj.read_at(&mut buf, 1_400_000 + k * 300_000).unwrap();
+    }
+    assert_eq!(obj.gets(), gets + 8);
+    // It goes on: another probe, not a block and 3 ahead.
+    let next = at + buf.len() as u64;
+    assert_eq!(swath::range::read_full_at(&obj, &mut buf, next).unwrap(), buf.len());
+    assert_eq!(&buf[..], &data[next as usize..next as usize + buf.len()]);
+    assert_eq!(obj.gets(), gets + 9, "a short reader went on with a probe");
+    // A long stream from the top: its probe, then blocks with read-ahead.
+    let mut off = 0u64;
+    while off < 320 << 10 {
+        off += obj.read_at(&mut buf, off).unwrap() as u64;
+    }
+    let held = obj.gets();
+    // A probe-like read inside a block the stream holds (block 5, of
+    // 320..384 KiB): served from it, nothing fetched ahead.
+    assert_eq!(obj.read_at(&mut buf[..100], (320 << 10) + 5).unwrap(), 100);
+    assert_eq!(&buf[..100], &data[(320 << 10) + 5..(320 << 10) + 105]);
+    assert_eq!(obj.gets(), held, "a read in a held block fetched more");
+}
