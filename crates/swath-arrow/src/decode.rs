@@ -5,6 +5,16 @@
 //! `String` per field, no allocation per record: the vectors are sized for
 //! a batch up front. Its slow twin, on Arrow's builders, is
 //! `reference.rs`; the tests in `decode_tests.rs` compare the two.
+//!
+//! Two ways in. [`Decoder::decode_block`] takes a block of records
+//! ([`RecordBlock`]: the clean records of one buffer fill) column by
+//! column: one loop per column and type, the values written into room
+//! reserved for the whole block, the nulls' bits set after the loop. Per
+//! record and field it does only the parse. [`Decoder::decode`] takes one
+//! record, field by field: for the records a block leaves out, and for a
+//! block in which a value does not fit (the block is then decoded again,
+//! record by record, so errors and `OnError::Null` counts are exactly the
+//! record-at-a-time ones).
 
 use std::sync::Arc;
 
@@ -13,7 +23,8 @@ use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, RecordBatch, RecordBat
 use arrow_array::{ArrowPrimitiveType, StringArray};
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::SchemaRef;
-use swath_csv::{ErrorKind, FromField, Record};
+use swath_csv::typed::{is_utf8, parse_bool, parse_f64, parse_i64};
+use swath_csv::{ErrorKind, FromField, Record, RecordBlock};
 
 use crate::text::{parse_date, parse_timestamp};
 use crate::types::{ColumnType, UTC};
@@ -229,6 +240,238 @@ impl Column {
     }
 }
 
+/// What a block's column loop needs besides the column: the null text,
+/// the error policy, and room kept between blocks.
+struct BlockCtx<'a> {
+    null: &'a [u8],
+    on_error: OnError,
+    /// Rows of the batch before the block, and the batch's capacity.
+    before: usize,
+    capacity: usize,
+    /// Rows (in the block) that are null, for the validity bits.
+    nulls: &'a mut Vec<u32>,
+    /// The block's booleans, packed, before they join the column.
+    bits: &'a mut Vec<u8>,
+    /// Fields made null under [`OnError::Null`].
+    nulled: &'a mut u64,
+}
+
+/// How a block's field that did not parse counts: a null (the null text,
+/// in a nullable column), a null made by [`OnError::Null`], or a misfit.
+#[derive(Clone, Copy)]
+struct Judge<'a> {
+    null: &'a [u8],
+    nullable: bool,
+    /// [`OnError::Null`] on a nullable column.
+    lenient: bool,
+}
+
+impl Judge<'_> {
+    #[inline(always)]
+    fn is_null(&self, f: &[u8]) -> bool {
+        if self.null.is_empty() {
+            f.is_empty()
+        } else {
+            f == self.null
+        }
+    }
+
+    /// The cell of field `f`, `parsed` its value when it parsed.
+    #[inline(always)]
+    fn cell<T>(&self, f: &[u8], parsed: Option<T>, nulled: &mut u64) -> Cell<T> {
+        match parsed {
+            Some(x) => Cell::Value(x),
+            None if self.is_null(f) => {
+                if self.nullable {
+                    Cell::Null
+                } else {
+                    Cell::Misfit
+                }
+            }
+            None if self.lenient => {
+                *nulled += 1;
+                Cell::Null
+            }
+            None => Cell::Misfit,
+        }
+    }
+}
+
+/// One value of a block: a value, a null, or a field that does not fit.
+enum Cell<T> {
+    Value(T),
+    Null,
+    Misfit,
+}
+
+impl Column {
+    /// Append field `src` of every record of `blk`; false at the first
+    /// field that does not fit (a null where none is allowed, a value not
+    /// of the type under [`OnError::Fail`]), the column then holding some
+    /// of the block's values: the caller truncates it.
+    fn append_block(&mut self, blk: &RecordBlock<'_>, cx: &mut BlockCtx<'_>) -> bool {
+        cx.nulls.clear();
+        let (src, rows) = (self.src, blk.len());
+        let judge = Judge {
+            null: cx.null,
+            nullable: self.nullable,
+            lenient: cx.on_error == OnError::Null && self.nullable,
+        };
+        let null_empty = cx.null.is_empty();
+        let nulled = &mut *cx.nulled;
+        let nulls = &mut *cx.nulls;
+        let tz = self.ty == ColumnType::TimestampTz;
+        let ok = match &mut self.values {
+            Values::Int64(v) => {
+                fill(v, rows, nulls, |r| {
+                    let f = blk.field(r, src);
+                    // The null text first only where it could parse.
+                    if !null_empty && judge.is_null(f) {
+                        return judge.cell(f, None, nulled);
+                    }
+                    judge.cell(f, parse_i64(f), nulled)
+                })
+            }
+            Values::Float64(v) => fill(v, rows, nulls, |r| {
+                let f = blk.field(r, src);
+                if !null_empty && judge.is_null(f) {
+                    return judge.cell(f, None, nulled);
+                }
+                judge.cell(f, parse_f64(f), nulled)
+            }),
+            Values::Date32(v) => fill(v, rows, nulls, |r| {
+                let f = blk.field(r, src);
+                if !null_empty && judge.is_null(f) {
+                    return judge.cell(f, None, nulled);
+                }
+                judge.cell(f, parse_date(f), nulled)
+            }),
+            Values::Timestamp(v) => fill(v, rows, nulls, |r| {
+                let f = blk.field(r, src);
+                if !null_empty && judge.is_null(f) {
+                    return judge.cell(f, None, nulled);
+                }
+                let t = parse_timestamp(f).and_then(|(x, has_tz)| (has_tz == tz).then_some(x));
+                judge.cell(f, t, nulled)
+            }),
+            Values::Boolean(v) => {
+                let bits = &mut *cx.bits;
+                bits.clear();
+                bits.resize(rows.div_ceil(8), 0);
+                let mut ok = true;
+                for r in 0..rows {
+                    let f = blk.field(r, src);
+                    let b = if !null_empty && judge.is_null(f) { None } else { parse_bool(f) };
+                    match judge.cell(f, b, nulled) {
+                        Cell::Value(x) => bits[r / 8] |= u8::from(x) << (r % 8),
+                        Cell::Null => nulls.push(r as u32),
+                        Cell::Misfit => {
+                            ok = false;
+                            v.append_packed_range(0..r, bits);
+                            break;
+                        }
+                    }
+                }
+                if ok {
+                    v.append_packed_range(0..rows, bits);
+                }
+                ok
+            }
+            Values::Utf8 { offsets, data } => {
+                let (bytes, scratch) = blk.bytes();
+                // Every field's bytes are in the block's: room for all.
+                let room = bytes.len() + scratch.len();
+                if data.len() + room > i32::MAX as usize {
+                    // Perhaps over 2 GiB: the record path says where.
+                    return false;
+                }
+                data.reserve(room);
+                offsets.reserve(rows);
+                let mut ok = true;
+                for r in 0..rows {
+                    let f = blk.field(r, src);
+                    // Any text parses: the null text is looked for first.
+                    let text = if judge.is_null(f) { None } else { is_utf8(f).then_some(f) };
+                    match judge.cell(f, text, nulled) {
+                        Cell::Value(t) => data.extend_from_slice(t),
+                        Cell::Null => nulls.push(r as u32),
+                        Cell::Misfit => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    offsets.push(data.len() as i32);
+                }
+                ok
+            }
+        };
+        if ok {
+            self.mark_nulls(cx.before, rows, cx.nulls, cx.capacity);
+        }
+        ok
+    }
+
+    /// The validity bits of a block of `rows` just appended after `before`
+    /// rows, `nulls` its null rows in order: kept only once a null has been
+    /// seen, as [`Column::push_null`] does.
+    fn mark_nulls(&mut self, before: usize, rows: usize, nulls: &[u32], capacity: usize) {
+        if nulls.is_empty() {
+            if let Some(v) = &mut self.valid {
+                v.append_n(rows, true);
+            }
+            return;
+        }
+        let v = self.valid.get_or_insert_with(|| {
+            let mut v = BooleanBufferBuilder::new(capacity.max(before + rows));
+            v.append_n(before, true);
+            v
+        });
+        let mut next = 0;
+        for &n in nulls {
+            let n = n as usize;
+            v.append_n(n - next, true);
+            v.append(false);
+            next = n + 1;
+        }
+        v.append_n(rows - next, true);
+    }
+}
+
+/// Append `rows` values made by `cell(r)` to `v` (a null's slot holds the
+/// default, its row goes to `nulls`); false at the first misfit, `v` then
+/// holding the values before it. The room is reserved once, so the loop
+/// writes without a capacity check.
+#[inline(always)]
+fn fill<T: Copy + Default>(
+    v: &mut Vec<T>,
+    rows: usize,
+    nulls: &mut Vec<u32>,
+    mut cell: impl FnMut(usize) -> Cell<T>,
+) -> bool {
+    v.reserve(rows);
+    let base = v.len();
+    let out = &mut v.spare_capacity_mut()[..rows];
+    for (r, slot) in out.iter_mut().enumerate() {
+        match cell(r) {
+            Cell::Value(x) => {
+                slot.write(x);
+            }
+            Cell::Null => {
+                slot.write(T::default());
+                nulls.push(r as u32);
+            }
+            Cell::Misfit => {
+                // SAFETY: the first `base + r` slots are written.
+                unsafe { v.set_len(base + r) };
+                return false;
+            }
+        }
+    }
+    // SAFETY: every one of the `rows` slots after `base` was written.
+    unsafe { v.set_len(base + rows) };
+    true
+}
+
 fn primitive<T: ArrowPrimitiveType>(v: Vec<T::Native>, nulls: Option<NullBuffer>) -> ArrayRef {
     Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(v), nulls))
 }
@@ -255,6 +498,9 @@ pub(crate) struct Decoder {
     capacity: usize,
     /// Fields made null under [`OnError::Null`].
     pub(crate) nulled: u64,
+    /// Kept between blocks: a column's null rows, a block's booleans.
+    nulls: Vec<u32>,
+    bits: Vec<u8>,
 }
 
 impl Decoder {
@@ -281,7 +527,60 @@ impl Decoder {
             rows: 0,
             capacity: plan.batch_size,
             nulled: 0,
+            nulls: Vec::new(),
+            bits: Vec::new(),
         }
+    }
+
+    /// Room left in the batch, in rows.
+    #[inline]
+    pub(crate) fn room(&self) -> usize {
+        self.capacity.saturating_sub(self.rows)
+    }
+
+    /// Append every record of a block, column by column (the module's
+    /// doc says how).
+    ///
+    /// # Errors
+    ///
+    /// As [`decode`](Self::decode) for the first record of the block that
+    /// has a field that does not fit; the records before it are appended.
+    pub(crate) fn decode_block(&mut self, blk: &RecordBlock<'_>) -> swath_csv::Result<()> {
+        if self.cols.iter().any(|c| c.src >= blk.width()) {
+            // A short record's missing fields: the record path's nulls.
+            return self.decode_rows(blk);
+        }
+        let (before, nulled) = (self.rows, self.nulled);
+        let mut cx = BlockCtx {
+            null: &self.null,
+            on_error: self.on_error,
+            before,
+            capacity: self.capacity,
+            nulls: &mut self.nulls,
+            bits: &mut self.bits,
+            nulled: &mut self.nulled,
+        };
+        for i in 0..self.cols.len() {
+            if !self.cols[i].append_block(blk, &mut cx) {
+                for c in &mut self.cols[..=i] {
+                    c.truncate(before);
+                }
+                self.nulled = nulled;
+                return self.decode_rows(blk);
+            }
+        }
+        self.rows += blk.len();
+        Ok(())
+    }
+
+    /// A block record by record.
+    #[cold]
+    #[inline(never)]
+    fn decode_rows(&mut self, blk: &RecordBlock<'_>) -> swath_csv::Result<()> {
+        for r in 0..blk.len() {
+            self.decode(&blk.record(r))?;
+        }
+        Ok(())
     }
 
     /// Rows decoded since the last batch.

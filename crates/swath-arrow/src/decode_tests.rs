@@ -172,6 +172,64 @@ fn compare(data: &[u8], plan: &Plan, batch: usize) -> (usize, usize) {
     (rows, errors)
 }
 
+/// [`compare`] through blocks: `decode_block` on each block the reader
+/// gives (of at most `max` records), `decode` on the records it leaves
+/// out; the slow twin decodes every record alone. A block stops at its
+/// first record that does not decode, with the error that record gives
+/// alone, and the records before it decoded.
+fn compare_blocks(data: &[u8], plan: &Plan, batch: usize, max: usize) -> (usize, usize) {
+    let mut csv = ReaderBuilder::new();
+    csv.flexible(true);
+    let mut rdr = csv.from_reader(data).unwrap();
+    let mut fast = Decoder::new(plan);
+    let mut slow = ReferenceDecoder::new(plan);
+    let (mut rows, mut errors, mut blocks) = (0, 0, 0);
+    loop {
+        let room = max.min(batch - fast.rows());
+        if let Some(blk) = rdr.next_block(room).unwrap() {
+            blocks += 1;
+            let a = fast.decode_block(&blk).map_err(|e| e.to_string());
+            let mut b = Ok(());
+            for r in 0..blk.len() {
+                b = slow.decode(&blk.record(r)).map_err(|e| e.to_string());
+                if b.is_err() {
+                    break;
+                }
+            }
+            assert_eq!(a, b, "block at {:?}", blk.position(0));
+            errors += usize::from(a.is_err());
+        } else {
+            let rec = match rdr.next_record() {
+                Ok(Some(rec)) => rec,
+                Ok(None) => break,
+                Err(e) => panic!("the generated CSV does not read: {e}"),
+            };
+            let a = fast.decode(&rec).map_err(|e| e.to_string());
+            let b = slow.decode(&rec).map_err(|e| e.to_string());
+            assert_eq!(a, b, "record {:?}", rec);
+            errors += usize::from(a.is_err());
+        }
+        assert_eq!(fast.rows(), slow.rows());
+        assert_eq!(fast.nulled, slow.nulled);
+        if fast.rows() == batch {
+            rows += batch;
+            check_same(fast.finish().unwrap(), slow.finish().unwrap());
+        }
+    }
+    rows += fast.rows();
+    check_same(fast.finish().unwrap(), slow.finish().unwrap());
+    assert!(blocks > 0 || rows < 2, "no block was read");
+    (rows, errors)
+}
+
+fn check_same(a: RecordBatch, b: RecordBatch) {
+    assert_eq!(a, b);
+    for (x, y) in a.columns().iter().zip(b.columns()) {
+        assert_eq!(x.null_count(), y.null_count());
+        assert_eq!(x.data_type(), y.data_type());
+    }
+}
+
 fn plan(types: &[ColumnType], projection: &[usize], nullable: bool, null: &[u8]) -> Plan {
     let fields: Vec<Field> = projection
         .iter()
@@ -190,6 +248,7 @@ fn plan(types: &[ColumnType], projection: &[usize], nullable: bool, null: &[u8])
 fn the_decoder_equals_its_slow_twin() {
     let mut rng = Rng::new(0x0dec_0de5);
     let (mut rows, mut errors) = (0, 0);
+    let (mut block_rows, mut block_errors) = (0, 0);
     for round in 0..60 {
         let ncols = 1 + rng.index(9);
         let types: Vec<ColumnType> = (0..ncols).map(|_| TYPES[rng.index(TYPES.len())]).collect();
@@ -219,9 +278,13 @@ fn the_decoder_equals_its_slow_twin() {
         let (r, e) = compare(&data, &p, batch);
         rows += r;
         errors += e;
+        let (br, be) = compare_blocks(&data, &p, batch, [1, 5, 1 << 20][round % 3]);
+        block_rows += br;
+        block_errors += be;
     }
     // Both outcomes were seen many times.
     assert!(rows > 2000 && errors > 500, "{rows} rows, {errors} errors");
+    assert!(block_rows > 2000 && block_errors > 100, "{block_rows} rows, {block_errors} errors");
 }
 
 #[test]
@@ -247,5 +310,8 @@ fn an_all_ascii_file_and_all_nulls_equal_the_slow_twin() {
     let p = plan(&types, &(0..7).collect::<Vec<_>>(), true, b"");
     for batch in [1, 49, 50, 51, 1000] {
         assert_eq!(compare(&data, &p, batch), (300, 0));
+        for max in [1, 3, 1000] {
+            assert_eq!(compare_blocks(&data, &p, batch, max), (300, 0));
+        }
     }
 }

@@ -77,8 +77,14 @@ impl ParallelArrowReader {
             || (Vec::new(), 0u64),
             |out: &mut ChunkOut, recs| {
                 let mut dec = Decoder::new(plan);
-                while let Some(rec) = recs.next_record()? {
-                    dec.decode(&rec)?;
+                loop {
+                    if let Some(blk) = recs.next_block(dec.room())? {
+                        dec.decode_block(&blk)?;
+                    } else if let Some(rec) = recs.next_record()? {
+                        dec.decode(&rec)?;
+                    } else {
+                        break;
+                    }
                     if dec.rows() == plan.batch_size {
                         out.0.push(dec.finish()?);
                     }

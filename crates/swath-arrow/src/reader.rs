@@ -82,6 +82,12 @@ impl<R: io::Read> ArrowReader<R> {
 
     fn fill(&mut self) -> swath_csv::Result<()> {
         while self.dec.rows() < self.batch_size {
+            let stop = self.end.unwrap_or(u64::MAX);
+            if let Some(blk) = self.rdr.next_block_before(self.dec.room(), stop)? {
+                self.dec.decode_block(&blk)?;
+                continue;
+            }
+            // The records a block does not take, one at a time.
             let rec = match self.rdr.next_record() {
                 Ok(Some(rec)) => rec,
                 Ok(None) => {

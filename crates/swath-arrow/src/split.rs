@@ -89,6 +89,10 @@ impl SplitArrowReader {
 
     fn fill(&mut self) -> swath_csv::Result<()> {
         while self.dec.rows() < self.batch_size {
+            if let Some(blk) = self.rdr.next_block(self.dec.room())? {
+                self.dec.decode_block(&blk)?;
+                continue;
+            }
             match self.rdr.next_record()? {
                 Some(rec) => self.dec.decode(&rec)?,
                 None => {

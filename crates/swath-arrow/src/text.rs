@@ -13,6 +13,92 @@ pub fn parse_date(b: &[u8]) -> Option<i32> {
 /// given, else the wall clock as written) and whether it had an offset.
 #[inline]
 pub fn parse_timestamp(b: &[u8]) -> Option<(i64, bool)> {
+    match b.len() {
+        19 | 20 => match fixed_timestamp(b) {
+            Some(t) => Some(t),
+            None => general_timestamp(b),
+        },
+        _ => general_timestamp(b),
+    }
+}
+
+/// `'0'` in every byte of a word.
+const ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// True when every byte of `x` (each a byte XOR `'0'`) is 0..=9: a byte
+/// above 9 gets its top bit from the add (without a carry below 0x80) or
+/// has it already (the integer parser's check).
+#[inline(always)]
+fn all_digits(x: u64) -> bool {
+    (x.wrapping_add(0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080 == 0
+}
+
+/// The common shape, `YYYY-MM-DD[T ]HH:MM:SS` with or without a `Z`
+/// (what logs and exports write), checked in three word compares rather
+/// than byte by byte: the digits' lanes with [`all_digits`], the
+/// separators' lanes against their bytes. `None` for anything else,
+/// which the general parser reads (or refuses). Before it, a timestamp
+/// took about 25 ns (perf: `parse_timestamp`, `date10` and
+/// `days_from_civil` each out of line, 11.6% of a `to-arrow`).
+#[inline(always)]
+fn fixed_timestamp(b: &[u8]) -> Option<(i64, bool)> {
+    let (head, tail) = b.split_first_chunk::<19>()?;
+    let tz = match tail {
+        [] => false,
+        [b'Z'] => true,
+        _ => return None,
+    };
+    let word = |i: usize| {
+        u64::from_le_bytes([
+            head[i],
+            head[i + 1],
+            head[i + 2],
+            head[i + 3],
+            head[i + 4],
+            head[i + 5],
+            head[i + 6],
+            head[i + 7],
+        ])
+    };
+    // Bytes 0..8 `YYYY-MM-`: `-` in lanes 4 and 7. Bytes 11..19
+    // `HH:MM:SS`: `:` in lanes 2 and 5. Bytes 8, 9 the day, 10 `T` or ` `.
+    const DATE_SEP: u64 = 0xFF00_00FF_0000_0000;
+    const TIME_SEP: u64 = 0x0000_FF00_00FF_0000;
+    let (date, time) = (word(0), word(11));
+    let day = u64::from(head[8]) | u64::from(head[9]) << 8;
+    let date_x = (date ^ ZEROS) & !DATE_SEP;
+    let time_x = (time ^ ZEROS) & !TIME_SEP;
+    let day_x = day ^ 0x3030;
+    let shape = date & DATE_SEP == 0x2D00_002D_0000_0000
+        && time & TIME_SEP == 0x0000_3A00_003A_0000
+        && (head[10] == b'T' || head[10] == b' ');
+    if !(shape && all_digits(date_x) && all_digits(time_x) && all_digits(day_x)) {
+        return None;
+    }
+    let lane = |x: u64, i: u32| ((x >> (8 * i)) & 0xFF) as u32;
+    let y = lane(date_x, 0) * 1000 + lane(date_x, 1) * 100 + lane(date_x, 2) * 10 + lane(date_x, 3);
+    let m = lane(date_x, 5) * 10 + lane(date_x, 6);
+    let d = lane(day_x, 0) * 10 + lane(day_x, 1);
+    let h = lane(time_x, 0) * 10 + lane(time_x, 1);
+    let mi = lane(time_x, 3) * 10 + lane(time_x, 4);
+    let sec = lane(time_x, 6) * 10 + lane(time_x, 7);
+    // One branch for every range; February 29th is looked at apart.
+    let month_ok = m.wrapping_sub(1) < 12;
+    let day_ok = d.wrapping_sub(1) < u32::from(MONTH_DAYS[(m as usize) & 15]);
+    if !(month_ok & day_ok & (h < 24) & (mi < 60) & (sec < 60)) {
+        return None;
+    }
+    if m == 2 && d == 29 && !is_leap(y) {
+        return None;
+    }
+    let days = i64::from(days_from_civil(y, m, d));
+    let secs = days * 86_400 + i64::from(h * 3600 + mi * 60 + sec);
+    Some((secs * 1_000_000, tz))
+}
+
+/// Every shape [`parse_timestamp`] reads: fractions and offsets too.
+#[inline(never)]
+fn general_timestamp(b: &[u8]) -> Option<(i64, bool)> {
     let (head, mut rest) = b.split_first_chunk::<19>()?;
     if !(head[10] == b'T' || head[10] == b' ') || head[13] != b':' || head[16] != b':' {
         return None;
@@ -62,8 +148,8 @@ pub fn parse_timestamp(b: &[u8]) -> Option<(i64, bool)> {
 const POW10_MICROS: [i64; 7] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
 
 /// Days in each month (February as in a leap year; the 29th is checked
-/// apart, rarely).
-const MONTH_DAYS: [u8; 13] = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/// apart, rarely), 0 past December so that any index below 16 is safe.
+const MONTH_DAYS: [u8; 16] = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 0, 0, 0];
 
 /// `YYYY-MM-DD`, its length known.
 #[inline]
@@ -253,6 +339,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_fixed_shape_equals_the_general_parser() {
+        // Every day of four centuries' edge years, times at and past the
+        // limits, with `T` or ` `, `Z` or none: where the fast path reads
+        // a timestamp, the general one reads the same; where the general
+        // one reads this shape, so does the fast one.
+        let mut n = 0;
+        for y in [0, 1, 1600, 1899, 1900, 1970, 2000, 2023, 2024, 2100, 9999] {
+            for m in 0..=13 {
+                for d in 0..=32 {
+                    for (h, mi, sec) in
+                        [(0, 0, 0), (23, 59, 59), (24, 0, 0), (12, 60, 1), (1, 2, 60)]
+                    {
+                        for sep in ['T', ' ', 't'] {
+                            for z in ["", "Z", "z"] {
+                                let t =
+                                    format!("{y:04}-{m:02}-{d:02}{sep}{h:02}:{mi:02}:{sec:02}{z}");
+                                let b = t.as_bytes();
+                                let general = general_timestamp(b);
+                                match fixed_timestamp(b) {
+                                    Some(v) => assert_eq!(Some(v), general, "{t}"),
+                                    None => assert!(
+                                        general.is_none() || sep == 't' || z == "z",
+                                        "{t}: the fast path refused what the general one reads"
+                                    ),
+                                }
+                                assert_eq!(parse_timestamp(b), slow::parse_timestamp(b), "{t}");
+                                n += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(n > 200_000);
     }
 
     #[test]

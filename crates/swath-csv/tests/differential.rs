@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{collect, Chunked, Outcome};
+use common::{collect, collect_with, Chunked, Outcome};
 use swath_csv::classify::Kernel;
 use swath_csv::ReaderBuilder;
 use swath_testkit::Rng;
@@ -103,7 +103,13 @@ fn ours(
         .capacity(cap)
         .kernel(k);
     let mut rdr = b.from_reader(Chunked { data: doc, chunk: cap }).unwrap();
-    collect(&mut rdr)
+    let got = collect(&mut rdr);
+    // Blocks (as the Arrow decoder reads) give the same records.
+    for block in [1, 3, 1000] {
+        let mut rdr = b.from_reader(Chunked { data: doc, chunk: cap }).unwrap();
+        assert_eq!(collect_with(&mut rdr, block), got, "next_block({block}), cap {cap}");
+    }
+    got
 }
 
 /// Strict mode read past its quoting errors: the records it hands out.

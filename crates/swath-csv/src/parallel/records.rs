@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::reader::RecordStart;
 use crate::Reader;
 use crate::ReaderBuilder;
-use crate::Record;
+use crate::{Record, RecordBlock};
 
 /// What a parallel run reads: a byte range of the file (a task, or the
 /// sequential read after the verified part), or a whole source (stdin,
@@ -137,6 +137,22 @@ impl<'f> ChunkRecords<'f> {
                 _ => Err(e),
             },
         }
+    }
+
+    /// The chunk's next records as one block, at most `max`, or `None`
+    /// when the next record is not one a block takes: read it with
+    /// [`next_record`](Self::next_record) (which also says when the chunk
+    /// ends), then ask again. As [`Reader::next_block`].
+    ///
+    /// # Errors
+    ///
+    /// None of its own, as [`Reader::next_block`].
+    #[inline]
+    pub fn next_block(&mut self, max: usize) -> Result<Option<RecordBlock<'_>>> {
+        if self.past.is_some() {
+            return Ok(None);
+        }
+        Ok(self.rdr.block_before(max, self.end))
     }
 
     /// Read what the work left of the chunk; return how it ended.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use swath::{Buffer, Feed, Source};
 
+mod block;
 pub(crate) mod builder;
 pub(crate) mod config;
 mod cursor;
@@ -17,10 +18,12 @@ pub(crate) mod record;
 mod resume;
 pub(crate) mod settings;
 
+pub use block::RecordBlock;
 pub use iter::{IntoRecords, Records};
 pub(crate) use resume::RecordStart;
 
 use crate::error::{Error, ErrorKind, Position, Result};
+use block::BlockRecord;
 use config::{Config, FieldCount};
 use cursor::Cursor;
 use machine::{Machine, Problem, Progress, State, Step};
@@ -60,6 +63,9 @@ pub struct Reader<R> {
     cur: Cursor,
     spans: Vec<Span>,
     scratch: Vec<u8>,
+    /// The fields and records of the last block (`block.rs`).
+    block_spans: Vec<Span>,
+    block_recs: Vec<BlockRecord>,
     /// Bytes of the last record (terminator included) still to consume.
     pending: usize,
     /// Length of the last record's bytes, terminator excluded.
@@ -117,6 +123,8 @@ impl<R: Read> Reader<R> {
             cur: Cursor::default(),
             spans: Vec::new(),
             scratch: Vec::new(),
+            block_spans: Vec::new(),
+            block_recs: Vec::new(),
             pending: 0,
             rec_len: 0,
             rec_pos: Position::default(),

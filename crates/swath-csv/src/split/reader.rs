@@ -12,6 +12,7 @@ use crate::error::{Error, ErrorKind, Position, Result};
 use crate::reader::builder::ReaderBuilder;
 use crate::reader::record::{OwnedRecord, Record};
 use crate::reader::Reader;
+use crate::reader::RecordBlock;
 
 /// The records of one [`Split`], read alone (no other split need be read):
 /// [`next_record`](Self::next_record) returns them in file order with the
@@ -131,6 +132,32 @@ impl<R: Read> SplitReader<R> {
                 }
             }
         }
+    }
+
+    /// The split's next records as one block, at most `max`, or `None`
+    /// when the next record is not one a block takes (or is not the
+    /// split's): read it with [`next_record`](Self::next_record), which
+    /// also ends the split, then ask again. As [`Reader::next_block`].
+    ///
+    /// # Errors
+    ///
+    /// As [`next_record`](Self::next_record) when finding where the next
+    /// record starts fails.
+    pub fn next_block(&mut self, max: usize) -> Result<Option<RecordBlock<'_>>> {
+        if self.done || self.take_first {
+            return Ok(None);
+        }
+        match bridge::next_record_start(&mut self.rdr)? {
+            Some((byte, _)) if byte >= self.skip_before && byte < self.end => {}
+            _ => return Ok(None),
+        }
+        let Some(block) = self.rdr.block_before(max, self.end) else {
+            return Ok(None);
+        };
+        let first = block.position(0);
+        self.first.get_or_insert((first.byte, first.line));
+        self.records += block.len() as u64;
+        Ok(Some(block))
     }
 
     fn check_end(&mut self, found: Option<u64>) -> Result<()> {

@@ -12,6 +12,13 @@ pub(crate) fn ascii_str(f: &[u8]) -> std::result::Result<&str, std::str::Utf8Err
     std::str::from_utf8(f)
 }
 
+/// Whether a field is UTF-8, as `&str`'s [`FromField`](super::FromField)
+/// checks it (ASCII first, full validation only past it).
+#[inline]
+pub fn is_utf8(f: &[u8]) -> bool {
+    is_ascii(f) || std::str::from_utf8(f).is_ok()
+}
+
 /// `<[u8]>::is_ascii` (its slow twin in the tests) for short fields: a few
 /// overlapping word loads instead of a byte loop below 8 bytes and a
 /// head/body/tail split above.

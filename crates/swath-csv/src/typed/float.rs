@@ -21,6 +21,21 @@ impl FromField<'_> for f32 {
     }
 }
 
+/// An `f64` as [`FromField`] reads it, `None` where that fails, without
+/// the error (and its allocation): for decoders that say why themselves.
+#[inline]
+pub fn parse_f64(f: &[u8]) -> Option<f64> {
+    match fast_decimal(f) {
+        Some(v) => Some(v),
+        None => parse_f64_slow(f),
+    }
+}
+
+#[inline(never)]
+fn parse_f64_slow(f: &[u8]) -> Option<f64> {
+    ascii_str(f).ok()?.parse().ok()
+}
+
 /// Exact powers of ten: every one up to 1e22 is representable in an f64.
 const POW10: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
@@ -111,6 +126,7 @@ mod tests {
                 checked += 1;
             }
             assert_eq!(f64::from_field(s.as_bytes()).unwrap().to_bits(), want.to_bits(), "{s}");
+            assert_eq!(parse_f64(s.as_bytes()).map(f64::to_bits), Some(want.to_bits()), "{s}");
         }
         assert!(checked > 150_000);
         for odd in [
@@ -158,6 +174,7 @@ mod tests {
                 std.map(f64::to_bits),
                 "{odd}"
             );
+            assert_eq!(parse_f64(odd.as_bytes()).map(f64::to_bits), std.map(f64::to_bits), "{odd}");
         }
     }
 }

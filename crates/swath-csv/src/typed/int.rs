@@ -40,6 +40,28 @@ macro_rules! signed {
     )*};
 }
 
+/// An `i64` as [`FromField`] reads it, `None` where that fails, without
+/// the error (and its allocation): for decoders that say why themselves.
+#[inline]
+pub fn parse_i64(f: &[u8]) -> Option<i64> {
+    let (neg, d) = match f.split_first() {
+        Some((b'-', d)) => (true, d),
+        Some((b'+', d)) => (false, d),
+        _ => (false, f),
+    };
+    let v = match d.len() {
+        1..=8 => eight_digits(d)?,
+        9..=16 => {
+            let (hi, lo) = d.split_at(d.len() - 8);
+            eight_digits(hi)? * 100_000_000 + eight_digits(lo)?
+        }
+        17..=19 => pair_digits(d)?,
+        0 => return None,
+        _ => return parse_digits_checked::<i64>(d, neg).ok(),
+    };
+    i64::from_u64(v, neg)
+}
+
 trait Int: Copy {
     const ZERO: Self;
     /// Whether any 19-digit magnitude fits through `u64` (all but 128-bit).
@@ -209,6 +231,9 @@ mod tests {
             // also reads "-0" for unsigned types as an error, like std).
             assert_eq!(T::from_field(s.as_bytes()).ok(), s.parse::<T>().ok(), "{s}");
         }
+        fn same_i64(s: &str) {
+            assert_eq!(parse_i64(s.as_bytes()), i64::from_field(s.as_bytes()).ok(), "{s}");
+        }
         let edges = [
             "",
             "-",
@@ -272,6 +297,7 @@ mod tests {
             both::<i32>(s);
             both::<u64>(s);
             both::<i64>(s);
+            same_i64(s);
             both::<u128>(s);
             both::<i128>(s);
             both::<usize>(s);

@@ -11,6 +11,9 @@ mod int;
 mod tuples;
 
 pub(crate) use ascii::ascii_str;
+pub use ascii::is_utf8;
+pub use float::parse_f64;
+pub use int::parse_i64;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::Record;
@@ -117,21 +120,24 @@ impl FromField<'_> for String {
 impl FromField<'_> for bool {
     #[inline]
     fn from_field(f: &[u8]) -> std::result::Result<Self, FieldError> {
-        // Without a branch on which one it is: true and false come in no
-        // order a branch predictor can learn (the slow twin, a `match`, is
-        // in the tests).
-        let (Some(h), Some(&last)) = (f.get(..4), f.last()) else {
-            return Err("expected true or false".into());
-        };
-        let head = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
-        let yes = (f.len() == 4) & (head == u32::from_le_bytes(*b"true"));
-        let no = (f.len() == 5) & (head == u32::from_le_bytes(*b"fals")) & (last == b'e');
-        if yes | no {
-            Ok(yes)
-        } else {
-            Err("expected true or false".into())
-        }
+        parse_bool(f).ok_or_else(|| "expected true or false".into())
     }
+}
+
+/// `true` or `false`, as [`FromField`] reads a `bool`; `None` for
+/// anything else.
+#[inline]
+pub fn parse_bool(f: &[u8]) -> Option<bool> {
+    // Without a branch on which one it is: true and false come in no
+    // order a branch predictor can learn (the slow twin, a `match`, is
+    // in the tests).
+    let (Some(h), Some(&last)) = (f.get(..4), f.last()) else {
+        return None;
+    };
+    let head = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+    let yes = (f.len() == 4) & (head == u32::from_le_bytes(*b"true"));
+    let no = (f.len() == 5) & (head == u32::from_le_bytes(*b"fals")) & (last == b'e');
+    (yes | no).then_some(yes)
 }
 
 impl<'r, T: FromField<'r>> FromField<'r> for Option<T> {

@@ -213,19 +213,61 @@ const MAX_EVENTS: usize = 1000;
 /// recoverable errors with the record read with them.
 fn by_next_record<R: std::io::Read>(rdr: &mut Reader<R>) -> Vec<Event> {
     let mut out = Vec::new();
+    while out.len() < MAX_EVENTS && one_record(rdr, &mut out) {}
+    out
+}
+
+/// One `next_record` of [`by_next_record`]; false at the end or after a
+/// fatal error.
+fn one_record<R: std::io::Read>(rdr: &mut Reader<R>, out: &mut Vec<Event>) -> bool {
+    match rdr.next_record() {
+        Ok(Some(r)) => {
+            out.push(record_event(r.iter().map(<[u8]>::to_vec).collect(), r.position()));
+            true
+        }
+        Ok(None) => false,
+        Err(e) if e.is_recoverable() => {
+            let r = rdr.record();
+            out.push(error_event(&e, Some(r.iter().map(<[u8]>::to_vec).collect())));
+            true
+        }
+        Err(e) => {
+            out.push(error_event(&e, None));
+            after_fatal(out, || rdr.next_record().map(|r| r.map(|r| r.position())));
+            false
+        }
+    }
+}
+
+/// `next_block`, and `next_record` for each record a block does not take
+/// (as an Arrow decoder reads): the same events as `next_record` alone.
+/// Blocks of at most 1 to 7 records in turn; each block's fields by
+/// `field` and by its `record` view must agree.
+fn by_next_block<R: std::io::Read>(rdr: &mut Reader<R>) -> Vec<Event> {
+    let mut out = Vec::new();
+    let mut max = 1;
     while out.len() < MAX_EVENTS {
-        match rdr.next_record() {
-            Ok(Some(r)) => {
-                out.push(record_event(r.iter().map(<[u8]>::to_vec).collect(), r.position()))
+        match rdr.next_block(max) {
+            Ok(Some(b)) => {
+                assert!(!b.is_empty() && b.len() <= max, "a block of {} for {max}", b.len());
+                for r in 0..b.len() {
+                    let rec = b.record(r);
+                    assert_eq!(rec.len(), b.width());
+                    let fields: Fields = (0..b.width()).map(|c| b.field(r, c).to_vec()).collect();
+                    let viewed: Fields = rec.iter().map(<[u8]>::to_vec).collect();
+                    assert_eq!(fields, viewed, "field() and record() differ");
+                    assert_eq!(rec.position(), b.position(r));
+                    out.push(record_event(fields, b.position(r)));
+                }
+                max = max % 7 + 1;
             }
-            Ok(None) => break,
-            Err(e) if e.is_recoverable() => {
-                let r = rdr.record();
-                out.push(error_event(&e, Some(r.iter().map(<[u8]>::to_vec).collect())));
+            Ok(None) => {
+                if !one_record(rdr, &mut out) {
+                    break;
+                }
             }
             Err(e) => {
                 out.push(error_event(&e, None));
-                after_fatal(&mut out, || rdr.next_record().map(|r| r.map(|r| r.position())));
                 break;
             }
         }
@@ -316,6 +358,7 @@ type SequentialPath = (&'static str, fn(Reader<Chunked<'_>>) -> Vec<Event>, Show
 
 const SEQUENTIAL: &[SequentialPath] = &[
     ("next_record", |mut r| by_next_record(&mut r), ALL),
+    ("next_block", |mut r| by_next_block(&mut r), ALL),
     ("read_into", |mut r| by_read_into(&mut r), ALL),
     ("records()", |mut r| by_iterator(r.records()), Shows { error_record: false, ..ALL }),
     ("into_records()", |r| by_iterator(r.into_records()), Shows { error_record: false, ..ALL }),
