@@ -24,7 +24,7 @@ use arrow_array::{ArrowPrimitiveType, StringArray};
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::SchemaRef;
 use swath_csv::typed::{is_utf8, parse_bool, parse_f64, parse_i64};
-use swath_csv::{ErrorKind, FromField, Record, RecordBlock};
+use swath_csv::{BlockColumn, ErrorKind, FromField, Record, RecordBlock};
 
 use crate::text::{parse_date, parse_timestamp};
 use crate::types::{ColumnType, UTC};
@@ -254,6 +254,8 @@ struct BlockCtx<'a> {
     bits: &'a mut Vec<u8>,
     /// Fields made null under [`OnError::Null`].
     nulled: &'a mut u64,
+    /// Whether the block's bytes are UTF-8, once a text column asked.
+    utf8: Option<bool>,
 }
 
 /// How a block's field that did not parse counts: a null (the null text,
@@ -311,71 +313,58 @@ impl Column {
     /// of the block's values: the caller truncates it.
     fn append_block(&mut self, blk: &RecordBlock<'_>, cx: &mut BlockCtx<'_>) -> bool {
         cx.nulls.clear();
-        let (src, rows) = (self.src, blk.len());
+        let rows = blk.len();
         let judge = Judge {
             null: cx.null,
             nullable: self.nullable,
             lenient: cx.on_error == OnError::Null && self.nullable,
         };
-        let null_empty = cx.null.is_empty();
+        // The null text is looked for before the parse only where it
+        // could parse; the empty default never does (but as text).
+        let null_first = !cx.null.is_empty();
         let nulled = &mut *cx.nulled;
         let nulls = &mut *cx.nulls;
+        let fields = blk.column(self.src);
         let tz = self.ty == ColumnType::TimestampTz;
         let ok = match &mut self.values {
-            Values::Int64(v) => {
-                fill(v, rows, nulls, |r| {
-                    let f = blk.field(r, src);
-                    // The null text first only where it could parse.
-                    if !null_empty && judge.is_null(f) {
-                        return judge.cell(f, None, nulled);
-                    }
-                    judge.cell(f, parse_i64(f), nulled)
-                })
-            }
-            Values::Float64(v) => fill(v, rows, nulls, |r| {
-                let f = blk.field(r, src);
-                if !null_empty && judge.is_null(f) {
-                    return judge.cell(f, None, nulled);
-                }
-                judge.cell(f, parse_f64(f), nulled)
+            Values::Int64(v) => fill(v, fields, nulls, |f| {
+                let x = if null_first && judge.is_null(f) { None } else { parse_i64(f) };
+                judge.cell(f, x, nulled)
             }),
-            Values::Date32(v) => fill(v, rows, nulls, |r| {
-                let f = blk.field(r, src);
-                if !null_empty && judge.is_null(f) {
-                    return judge.cell(f, None, nulled);
-                }
-                judge.cell(f, parse_date(f), nulled)
+            Values::Float64(v) => fill(v, fields, nulls, |f| {
+                let x = if null_first && judge.is_null(f) { None } else { parse_f64(f) };
+                judge.cell(f, x, nulled)
             }),
-            Values::Timestamp(v) => fill(v, rows, nulls, |r| {
-                let f = blk.field(r, src);
-                if !null_empty && judge.is_null(f) {
-                    return judge.cell(f, None, nulled);
-                }
-                let t = parse_timestamp(f).and_then(|(x, has_tz)| (has_tz == tz).then_some(x));
-                judge.cell(f, t, nulled)
+            Values::Date32(v) => fill(v, fields, nulls, |f| {
+                let x = if null_first && judge.is_null(f) { None } else { parse_date(f) };
+                judge.cell(f, x, nulled)
+            }),
+            Values::Timestamp(v) => fill(v, fields, nulls, |f| {
+                let x = if null_first && judge.is_null(f) {
+                    None
+                } else {
+                    parse_timestamp(f).and_then(|(x, has_tz)| (has_tz == tz).then_some(x))
+                };
+                judge.cell(f, x, nulled)
             }),
             Values::Boolean(v) => {
                 let bits = &mut *cx.bits;
                 bits.clear();
                 bits.resize(rows.div_ceil(8), 0);
-                let mut ok = true;
-                for r in 0..rows {
-                    let f = blk.field(r, src);
-                    let b = if !null_empty && judge.is_null(f) { None } else { parse_bool(f) };
-                    match judge.cell(f, b, nulled) {
+                let mut done = rows;
+                for (r, f) in fields.enumerate() {
+                    let x = if null_first && judge.is_null(f) { None } else { parse_bool(f) };
+                    match judge.cell(f, x, nulled) {
                         Cell::Value(x) => bits[r / 8] |= u8::from(x) << (r % 8),
                         Cell::Null => nulls.push(r as u32),
                         Cell::Misfit => {
-                            ok = false;
-                            v.append_packed_range(0..r, bits);
+                            done = r;
                             break;
                         }
                     }
                 }
-                if ok {
-                    v.append_packed_range(0..rows, bits);
-                }
-                ok
+                v.append_packed_range(0..done, bits);
+                done == rows
             }
             Values::Utf8 { offsets, data } => {
                 let (bytes, scratch) = blk.bytes();
@@ -385,24 +374,34 @@ impl Column {
                     // Perhaps over 2 GiB: the record path says where.
                     return false;
                 }
+                // Valid UTF-8 as a whole, valid field by field: a field is
+                // cut at ASCII bytes, never inside a character. Checked
+                // once a block, for its first text column.
+                let valid = *cx.utf8.get_or_insert_with(|| {
+                    std::str::from_utf8(bytes).is_ok() && std::str::from_utf8(scratch).is_ok()
+                });
                 data.reserve(room);
+                let base = offsets.len();
                 offsets.reserve(rows);
-                let mut ok = true;
-                for r in 0..rows {
-                    let f = blk.field(r, src);
-                    // Any text parses: the null text is looked for first.
-                    let text = if judge.is_null(f) { None } else { is_utf8(f).then_some(f) };
+                let out = &mut offsets.spare_capacity_mut()[..rows];
+                let mut done = rows;
+                for (r, (slot, f)) in out.iter_mut().zip(fields).enumerate() {
+                    let text =
+                        if judge.is_null(f) || !(valid || is_utf8(f)) { None } else { Some(f) };
                     match judge.cell(f, text, nulled) {
                         Cell::Value(t) => data.extend_from_slice(t),
                         Cell::Null => nulls.push(r as u32),
                         Cell::Misfit => {
-                            ok = false;
+                            done = r;
                             break;
                         }
                     }
-                    offsets.push(data.len() as i32);
+                    // In bounds: `room` is checked above.
+                    slot.write(data.len() as i32);
                 }
-                ok
+                // SAFETY: the first `done` slots after `base` are written.
+                unsafe { offsets.set_len(base + done) };
+                done == rows
             }
         };
         if ok {
@@ -437,22 +436,23 @@ impl Column {
     }
 }
 
-/// Append `rows` values made by `cell(r)` to `v` (a null's slot holds the
-/// default, its row goes to `nulls`); false at the first misfit, `v` then
-/// holding the values before it. The room is reserved once, so the loop
-/// writes without a capacity check.
+/// Append the values `cell` makes of `fields` to `v` (a null's slot holds
+/// the default, its row goes to `nulls`); false at the first misfit, `v`
+/// then holding the values before it. The room is reserved once, so the
+/// loop writes without a capacity check.
 #[inline(always)]
-fn fill<T: Copy + Default>(
+fn fill<'r, T: Copy + Default>(
     v: &mut Vec<T>,
-    rows: usize,
+    fields: BlockColumn<'r>,
     nulls: &mut Vec<u32>,
-    mut cell: impl FnMut(usize) -> Cell<T>,
+    mut cell: impl FnMut(&'r [u8]) -> Cell<T>,
 ) -> bool {
+    let rows = fields.len();
     v.reserve(rows);
     let base = v.len();
     let out = &mut v.spare_capacity_mut()[..rows];
-    for (r, slot) in out.iter_mut().enumerate() {
-        match cell(r) {
+    for (r, (slot, f)) in out.iter_mut().zip(fields).enumerate() {
+        match cell(f) {
             Cell::Value(x) => {
                 slot.write(x);
             }
@@ -559,6 +559,7 @@ impl Decoder {
             nulls: &mut self.nulls,
             bits: &mut self.bits,
             nulled: &mut self.nulled,
+            utf8: None,
         };
         for i in 0..self.cols.len() {
             if !self.cols[i].append_block(blk, &mut cx) {

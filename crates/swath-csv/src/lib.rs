@@ -94,7 +94,7 @@ pub use reader::builder::ReaderBuilder;
 pub use reader::config::{FieldCount, DEFAULT_MAX_FIELDS, DEFAULT_MAX_RECORD_BYTES};
 pub use reader::record::{Fields, OwnedRecord, Record};
 pub use reader::settings::ReaderSettings;
-pub use reader::{IntoRecords, Reader, RecordBlock, Records};
+pub use reader::{BlockColumn, IntoRecords, Reader, RecordBlock, Records};
 pub use split::{
     plan_splits, plan_splits_checked, plan_splits_speculative, Split, SplitPlan, SplitReader,
     SplitSize,

@@ -105,6 +105,18 @@ impl<'r> RecordBlock<'r> {
         }
     }
 
+    /// Field `c` of every record, in order: what a column-wise decoder
+    /// walks (cheaper than [`field`](Self::field) for each record).
+    ///
+    /// # Panics
+    ///
+    /// When `c >= width()`.
+    #[inline]
+    pub fn column(&self, c: usize) -> BlockColumn<'r> {
+        assert!(c < self.width, "field {c} of a block of {} fields", self.width);
+        BlockColumn { block: *self, c, r: 0 }
+    }
+
     /// Record `r` as a [`Record`], as `next_record` would have returned it.
     ///
     /// # Panics
@@ -139,6 +151,38 @@ impl<'r> RecordBlock<'r> {
         (self.data, self.scratch)
     }
 }
+
+/// One field of every record of a block ([`RecordBlock::column`]).
+#[derive(Clone)]
+pub struct BlockColumn<'r> {
+    block: RecordBlock<'r>,
+    c: usize,
+    r: usize,
+}
+
+impl<'r> Iterator for BlockColumn<'r> {
+    type Item = &'r [u8];
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<&'r [u8]> {
+        let b = &self.block;
+        let rec = b.recs.get(self.r)?;
+        let s = b.spans[self.r * b.width + self.c];
+        self.r += 1;
+        Some(if s.start & SCRATCH != 0 {
+            &b.scratch[s.start & !SCRATCH..s.end]
+        } else {
+            &b.data[rec.off + s.start..rec.off + s.end]
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.block.recs.len() - self.r;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for BlockColumn<'_> {}
 
 impl std::fmt::Debug for RecordBlock<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -18,7 +18,7 @@ pub(crate) mod record;
 mod resume;
 pub(crate) mod settings;
 
-pub use block::RecordBlock;
+pub use block::{BlockColumn, RecordBlock};
 pub use iter::{IntoRecords, Records};
 pub(crate) use resume::RecordStart;
 

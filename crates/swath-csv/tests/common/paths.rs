@@ -256,6 +256,9 @@ fn by_next_block<R: std::io::Read>(rdr: &mut Reader<R>) -> Vec<Event> {
                     let fields: Fields = (0..b.width()).map(|c| b.field(r, c).to_vec()).collect();
                     let viewed: Fields = rec.iter().map(<[u8]>::to_vec).collect();
                     assert_eq!(fields, viewed, "field() and record() differ");
+                    for (c, f) in fields.iter().enumerate() {
+                        assert_eq!(b.column(c).nth(r), Some(&f[..]), "column() and field() differ");
+                    }
                     assert_eq!(rec.position(), b.position(r));
                     out.push(record_event(fields, b.position(r)));
                 }
