@@ -16,7 +16,7 @@ use crate::interrupt;
 use crate::options::{arrow_failure, Columns, ReadOptions};
 use crate::stream::CsvReader;
 
-/// scan_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=65536, **dialect)
+/// scan_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=16384, **dialect)
 /// --
 ///
 /// Open a CSV file as a stream of Arrow record batches (a CsvReader),
@@ -47,7 +47,7 @@ pub fn scan_csv(
     CsvReader::new(schema, batches)
 }
 
-/// _read_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=65536, **dialect)
+/// _read_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=16384, **dialect)
 /// --
 ///
 /// Read a whole CSV file into batches held in memory (every core), and

@@ -11,11 +11,13 @@
 //! cargo build --release -p swath-bench --no-default-features --bin csv_arrow
 //! target/release/csv_arrow [--rows 5000000] [--type-rows 2000000] [--runs 5] [--dir DIR]
 //!                          [--file FILE] [--only swath|arrow-csv|scan] [--types int,float,...|none]
+//!                          [--batch ROWS]
 //! ```
 //!
 //! `--file` reads that file (the 6-column shape `swath gen csv` writes,
 //! generated there first when missing) and keeps it; `--only` runs one method
-//! (for a profiler); `--types none` skips the one-type files.
+//! (for a profiler); `--types none` skips the one-type files; `--batch`
+//! sets swath's batch size (arrow-csv's is 64Ki rows here).
 
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -123,6 +125,9 @@ fn swath_schema(path: &Path) -> Schema {
 fn swath(path: &Path, schema: Option<SchemaRef>, check: fn(&RecordBatch) -> u64) -> Answer {
     let mut b = swath_arrow::ArrowReaderBuilder::new();
     b.threads(1);
+    if let Some(n) = arg("--batch") {
+        b.batch_size(n.parse().expect("--batch N"));
+    }
     if let Some(s) = schema {
         b.schema(s);
     }

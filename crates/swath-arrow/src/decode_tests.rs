@@ -315,3 +315,21 @@ fn an_all_ascii_file_and_all_nulls_equal_the_slow_twin() {
         }
     }
 }
+
+#[test]
+fn append_text_equals_extend_from_slice() {
+    let src: Vec<u8> = (0..48u8).map(|b| b'a' + b % 26).collect();
+    for before in 0..20 {
+        for n in 0..=40 {
+            for spare in [0, 1, 15, 16, 17, 64] {
+                let mut got = Vec::with_capacity(before + spare);
+                got.extend_from_slice(&src[..before]);
+                got.reserve_exact(spare.saturating_sub(got.capacity() - got.len()));
+                let mut want = got.clone();
+                super::append_text(&mut got, &src[before.min(3)..before.min(3) + n]);
+                want.extend_from_slice(&src[before.min(3)..before.min(3) + n]);
+                assert_eq!(got, want, "{before} bytes before, {n} appended, {spare} spare");
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //!
 //! - [`ArrowReaderBuilder`]: the CSV dialect (a [`swath_csv::ReaderBuilder`]),
 //!   the schema (given whole, per column by name, or inferred:
-//!   [`Infer`]), batch size (default 64Ki rows), projection, null text and
+//!   [`Infer`]), batch size (default 16Ki rows), projection, null text and
 //!   [`OnError`] policy. It builds:
 //!   - [`ArrowReader`]: sequential; an iterator of batches and an Arrow
 //!     `RecordBatchReader` ([`ArrowReaderBuilder::from_path`],

@@ -57,7 +57,7 @@ def read_csv(
     null="",
     on_error="fail",
     infer="sample",
-    batch_size=65536,
+    batch_size=16384,
     **dialect,
 ):
     """Read a whole CSV file into a ``pyarrow.Table`` (needs pyarrow).

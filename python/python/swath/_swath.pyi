@@ -87,7 +87,7 @@ def scan_csv(
     null: str = "",
     on_error: Literal["fail", "null"] = "fail",
     infer: Literal["sample", "full"] = "sample",
-    batch_size: int = 65536,
+    batch_size: int = 16384,
     *,
     delimiter: str = ",",
     quote: str = '"',
