@@ -10,7 +10,7 @@
 //! ```text
 //! cargo build --release -p swath-bench --no-default-features --bin csv_arrow
 //! target/release/csv_arrow [--rows 5000000] [--type-rows 2000000] [--runs 5] [--dir DIR]
-//!                          [--file FILE] [--only swath|arrow-csv|scan] [--types int,float,...|none]
+//!                          [--file FILE] [--only swath|swath-given|arrow-csv|scan] [--types int,float,...|none]
 //!                          [--batch ROWS]
 //! ```
 //!
@@ -60,6 +60,15 @@ fn main() {
         let mut m =
             measure("swath ArrowReader", runs, bytes, &expect, || swath(&path, None, sum_id));
         m.note = format!("schema {}", types_of(&swath_schema(&path)));
+        results.push(m);
+    }
+    if wants("swath-given") {
+        // The decode alone: the schema swath infers, given.
+        let schema = Arc::new(swath_schema(&path));
+        let mut m = measure("swath ArrowReader, schema given", runs, bytes, &expect, || {
+            swath(&path, Some(schema.clone()), sum_id)
+        });
+        m.note = "no inference".into();
         results.push(m);
     }
     if wants("arrow-csv") {
