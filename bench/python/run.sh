@@ -30,10 +30,11 @@ echo "== pip install ./python (release build)"
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 
 # The generator: $SWATH_CLI when set (any build of the CLI writes the same
-# bytes), else the release CLI.
+# bytes), else the release CLI without SQL and URLs (`gen` needs neither,
+# and the default features would build DataFusion in release first).
 swath=${SWATH_CLI:-}
 if [ -z "$swath" ]; then
-    cargo build --release -q -p swath-cli
+    cargo build --release -q -p swath-cli --no-default-features
     swath=$target/release/swath
 fi
 csv=$dir/swath-bench-python-$rows.csv
