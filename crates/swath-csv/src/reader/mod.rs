@@ -351,10 +351,17 @@ impl<R: Read> Reader<R> {
         if let Some(Step::End(i)) = step {
             // `i < data.len() <= max_record`: not too large.
             let n = self.spans.len();
-            if data[i] == b'\n' && (self.any_count() || self.expected == Some(n)) {
+            // `\n`, or `\r\n` whole in the buffer (a `\r` at its end may be
+            // followed by a `\n` in the next fill: the general path knows).
+            let term = match (data[i], data.get(i + 1)) {
+                (b'\n', _) => 1,
+                (b'\r', Some(b'\n')) => 2,
+                _ => 0,
+            };
+            if term > 0 && (self.any_count() || self.expected == Some(n)) {
                 self.line += 1 + s.lines;
                 self.rec_len = i;
-                self.pending = i + 1;
+                self.pending = i + term;
                 self.has_record = true;
                 return Some(Ok(true));
             }
