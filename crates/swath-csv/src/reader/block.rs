@@ -16,7 +16,7 @@ use std::io::Read;
 
 use super::machine::{Progress, Step};
 use super::record::{OwnedRecord, Record, Span, SCRATCH};
-use super::Reader;
+use super::{fast_terminator, Reader};
 use crate::error::{Position, Result};
 
 /// Where one record of a block is, relative to the block's first byte.
@@ -263,11 +263,7 @@ impl<R: Read> Reader<R> {
             let n = self.block_spans.len() - spans;
             let end = match step {
                 Some(Step::End(i)) if i <= self.cfg.max_record && width.is_none_or(|w| w == n) => {
-                    match (rest[i], rest.get(i + 1)) {
-                        (b'\n', _) => Some((i, i + 1)),
-                        (b'\r', Some(b'\n')) => Some((i, i + 2)),
-                        _ => None,
-                    }
+                    fast_terminator(rest, i).map(|term| (i, i + term))
                 }
                 _ => None,
             };

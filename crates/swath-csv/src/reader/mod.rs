@@ -351,19 +351,14 @@ impl<R: Read> Reader<R> {
         if let Some(Step::End(i)) = step {
             // `i < data.len() <= max_record`: not too large.
             let n = self.spans.len();
-            // `\n`, or `\r\n` whole in the buffer (a `\r` at its end may be
-            // followed by a `\n` in the next fill: the general path knows).
-            let term = match (data[i], data.get(i + 1)) {
-                (b'\n', _) => 1,
-                (b'\r', Some(b'\n')) => 2,
-                _ => 0,
-            };
-            if term > 0 && (self.any_count() || self.expected == Some(n)) {
-                self.line += 1 + s.lines;
-                self.rec_len = i;
-                self.pending = i + term;
-                self.has_record = true;
-                return Some(Ok(true));
+            if let Some(term) = fast_terminator(data, i) {
+                if self.any_count() || self.expected == Some(n) {
+                    self.line += 1 + s.lines;
+                    self.rec_len = i;
+                    self.pending = i + term;
+                    self.has_record = true;
+                    return Some(Ok(true));
+                }
             }
         }
         Some(self.resume_in_general_machine(start, s, step))
@@ -713,6 +708,19 @@ impl<R: Read> Reader<R> {
             Some(p) => err.with_path(p),
             None => err,
         }
+    }
+}
+
+/// The length of the terminator at `data[i]` when the fast paths take it
+/// (`read_fast`, blocks): `\n`, or `\r\n` whole in the data. A lone `\r`,
+/// or one at the end of the data (a `\n` may come in the next fill), is
+/// the general path's.
+#[inline(always)]
+pub(crate) fn fast_terminator(data: &[u8], i: usize) -> Option<usize> {
+    match (data[i], data.get(i + 1)) {
+        (b'\n', _) => Some(1),
+        (b'\r', Some(b'\n')) => Some(2),
+        _ => None,
     }
 }
 
