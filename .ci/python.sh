@@ -76,7 +76,7 @@ echo "== python: the swath CLI for the error tests"
 # Built as the workspace tests build it (the same unified features), so
 # after them this is a no-op; `cargo build -p swath-cli` alone resolves
 # other features and rebuilds arrow and parquet (minutes).
-cargo test -q --workspace --locked --no-run 2>/dev/null
+cargo test -q --workspace --all-features --locked --no-run 2>/dev/null
 export SWATH_CLI="$CARGO_TARGET_DIR/debug/swath"
 took
 

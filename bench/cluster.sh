@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 target=${CARGO_TARGET_DIR:-target}
-cargo build --release -q -p swath-cli -p swath-ballista
+cargo build --release --locked -q -p swath-cli --features swath-cli/full -p swath-ballista
 swath=$target/release/swath
 cluster=$target/release/swath-cluster
 dir=$(mktemp -d)

@@ -27,7 +27,7 @@ if [ ! -x /usr/bin/time ]; then
     exit 1
 fi
 swath=${SWATH_CLI:-${CARGO_TARGET_DIR:-target}/release/swath}
-[ -x "$swath" ] || cargo build --release -q -p swath-cli
+[ -n "${SWATH_CLI:-}" ] || bash bench/build
 bytes=$(numfmt --from=iec "$size")
 cap_bytes=$(numfmt --from=iec "$cap")
 

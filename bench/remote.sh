@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 py=${SWATH_PEER_PYTHON:?set SWATH_PEER_PYTHON=\$(.ci/peers.sh --bench)}
 swath=${SWATH_CLI:-${CARGO_TARGET_DIR:-target}/release/swath}
-[ -x "$swath" ] || cargo build --release -q -p swath-cli
+[ -n "${SWATH_CLI:-}" ] || bash bench/build
 serve=${CARGO_TARGET_DIR:-target}/release/examples/serve_range
 cargo build --release -q -p swath-testkit --example serve_range
 dir=$(mktemp -d)

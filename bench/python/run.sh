@@ -30,11 +30,10 @@ echo "== pip install ./python (release build)"
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 
 # The generator: $SWATH_CLI when set (any build of the CLI writes the same
-# bytes), else the release CLI without SQL and URLs (`gen` needs neither,
-# and the default features would build DataFusion in release first).
+# bytes), else the benches' one release build (bench/build).
 swath=${SWATH_CLI:-}
 if [ -z "$swath" ]; then
-    cargo build --release -q -p swath-cli --no-default-features
+    bash bench/build
     swath=$target/release/swath
 fi
 csv=$dir/swath-bench-python-$rows.csv

@@ -2,7 +2,7 @@
 //! GNU `wc -l`, `dd bs=1M of=/dev/null`, and std `BufRead::lines()`, on the
 //! seed's 512 MiB log file, warm cache, medians. Every entry checks its count.
 //!
-//! `cargo build --release -p swath-cli -p swath-bench && target/release/count [--size 512M] [--runs 5] [--file PATH]`
+//! `bench/build && target/release/count [--size 512M] [--runs 5] [--file PATH]`
 
 use std::io::BufRead;
 use std::process::Command;

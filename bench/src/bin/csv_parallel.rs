@@ -9,7 +9,7 @@
 //! back after each timed run: a pipe read by this process while the
 //! command runs would take one of the two cores from it.
 //!
-//! `cargo build --release -p swath-cli -p swath-bench && target/release/csv_parallel [--rows 5000000] [--runs 5] [--dir DIR]`
+//! `bench/build && target/release/csv_parallel [--rows 5000000] [--runs 5] [--dir DIR]`
 
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};

@@ -10,7 +10,7 @@
 //! polars, duckdb-cli); this bench finds them through SWATH_PEER_PYTHON
 //! or `--python`.
 //!
-//! `cargo build --release -p swath-cli -p swath-bench && target/release/csv_parquet [--rows 5000000] [--runs 3] [--dir DIR] [--python PY]`
+//! `bench/build && target/release/csv_parquet [--rows 5000000] [--runs 3] [--dir DIR] [--python PY]`
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};

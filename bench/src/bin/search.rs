@@ -13,7 +13,7 @@
 //!
 //! Warm cache, medians, runs taken in turns.
 //!
-//! `cargo build --release -p swath-cli -p swath-bench && target/release/search [--rows 5000000] [--runs 3] [--dir DIR] [--python PY]`
+//! `bench/build && target/release/search [--rows 5000000] [--runs 3] [--dir DIR] [--python PY]`
 
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};

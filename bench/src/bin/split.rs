@@ -12,7 +12,7 @@
 //! The parts are written beside the input (same file system, so
 //! `copy_file_range` can work), and removed after each run.
 //!
-//! `cargo build --release -p swath-cli -p swath-bench && target/release/split [--rows 5000000] [--runs 5] [--dir DIR]`
+//! `bench/build && target/release/split [--rows 5000000] [--runs 5] [--dir DIR]`
 
 use std::collections::VecDeque;
 use std::io::{BufWriter, Write};

@@ -11,7 +11,7 @@
 //! Peers come from `.ci/peers.sh --bench` (SWATH_PEER_PYTHON or
 //! `--python`).
 //!
-//! `cargo build --release -p swath-cli -p swath-bench && target/release/sql [--rows 5000000] [--runs 3] [--dir DIR] [--python PY]`
+//! `bench/build && target/release/sql [--rows 5000000] [--runs 3] [--dir DIR] [--python PY]`
 
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};

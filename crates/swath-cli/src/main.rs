@@ -15,6 +15,10 @@ mod exit;
 mod gen;
 mod json;
 mod lab;
+// What a lean build answers for SQL and URLs; compiled in every build so
+// that its tests run in the full one, where it is unused.
+#[cfg_attr(any(feature = "sql", feature = "remote"), allow(dead_code))]
+mod lean;
 mod lines;
 mod output;
 mod parts;
@@ -46,6 +50,10 @@ enum Command {
     Lab(lab::Args),
     #[cfg(feature = "sql")]
     Sql(sql::Args),
+    /// SQL over CSV files (DataFusion): not in this lean build; says how
+    /// to install the full swath.
+    #[cfg(not(feature = "sql"))]
+    Sql(lean::SqlArgs),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
     Index(lines::index::Args),
@@ -64,6 +72,8 @@ fn main() -> ExitCode {
         Command::Lab(args) => lab::run(args),
         #[cfg(feature = "sql")]
         Command::Sql(args) => sql::run(args),
+        #[cfg(not(feature = "sql"))]
+        Command::Sql(args) => lean::sql(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Index(args) => lines::index::run(args),

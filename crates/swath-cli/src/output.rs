@@ -219,6 +219,8 @@ impl Output {
             let upload = swath_remote::Upload::create(url, &opts).map_err(io::Error::other)?;
             return Ok(Output::Remote(upload));
         }
+        #[cfg(not(feature = "remote"))]
+        crate::lean::check_output(path)?;
         if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
             return fs::OpenOptions::new().write(true).open(path).map(Output::Special);
         }

@@ -1,10 +1,11 @@
 //! URLs as inputs: every command that reads a file reads `s3://`, `gs://`,
 //! `az://` and `http(s)://` objects too, by ranged GETs (swath-remote,
-//! feature `remote`, on by default).
+//! feature `remote`, in the `full` build).
 
 use std::path::Path;
 
 /// What `swath --help` says about URLs.
+#[cfg(feature = "remote")]
 pub const HELP: &str = "\
 Remote input:
   Any FILE may be a URL: s3://bucket/key, gs://bucket/key, az://container/blob,
@@ -18,10 +19,20 @@ Remote input:
   (bytes per GET, 16M), SWATH_REMOTE_ATTEMPTS (tries per GET, 5),
   SWATH_REMOTE_TIMEOUT (seconds per try, 30). Memory: (IN_FLIGHT + 2) blocks.";
 
-/// Give the core its URL opener (a no-op without the `remote` feature).
+/// What a lean `swath --help` says about URLs.
+#[cfg(not(feature = "remote"))]
+pub const HELP: &str = concat!(
+    "Remote input:\n  URLs (s3://, gs://, az://, http(s)://) are read by the full build of swath,\n  not this one: ",
+    crate::lean::install_full!()
+);
+
+/// Give the core its URL opener: swath-remote's, or in a lean build one
+/// whose every answer names the install command.
 pub fn install() {
     #[cfg(feature = "remote")]
     swath_remote::install();
+    #[cfg(not(feature = "remote"))]
+    swath::remote::set_opener(crate::lean::open_url);
 }
 
 /// True when `path` can be read by ranges and twice: a regular file or a
