@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use swath_arrow::arrow_array::{
     Array, BooleanArray, Date32Array, Float64Array, Int64Array, RecordBatch, StringArray,
-    TimestampMicrosecondArray,
+    StringViewArray, TimestampMicrosecondArray,
 };
 use swath_arrow::arrow_schema::Schema;
 use swath_arrow::text::{parse_date, parse_timestamp};
@@ -46,7 +46,9 @@ fn expected(ty: ColumnType, field: Option<&[u8]>) -> Option<Value> {
             Some((v, tz)) if tz == (ty == ColumnType::TimestampTz) => Some(Value::Micros(v)),
             _ => None,
         },
-        ColumnType::Utf8 => std::str::from_utf8(f).ok().map(|s| Value::Text(s.to_owned())),
+        ColumnType::Utf8 | ColumnType::Utf8View => {
+            std::str::from_utf8(f).ok().map(|s| Value::Text(s.to_owned()))
+        }
         other => panic!("no obvious decoding written for {other:?}"),
     }
 }
@@ -79,6 +81,8 @@ fn value(c: &dyn Array, r: usize) -> Value {
     } else if let Some(a) = any.downcast_ref::<TimestampMicrosecondArray>() {
         Value::Micros(a.value(r))
     } else if let Some(a) = any.downcast_ref::<StringArray>() {
+        Value::Text(a.value(r).to_owned())
+    } else if let Some(a) = any.downcast_ref::<StringViewArray>() {
         Value::Text(a.value(r).to_owned())
     } else {
         panic!("unexpected array type {:?}", c.data_type())

@@ -86,6 +86,13 @@ impl ReadOptions {
         Ok(ReadOptions { builder: b, threads })
     }
 
+    /// Text columns as `Utf8View` (pyarrow's `string_view`) instead of
+    /// `Utf8`.
+    pub fn string_view(mut self, yes: bool) -> ReadOptions {
+        self.builder.string_view(yes);
+        self
+    }
+
     /// Bytes per parallel chunk (default 4 MiB).
     pub fn chunk_size(mut self, bytes: u64) -> ReadOptions {
         self.builder.chunk_size(bytes);

@@ -16,7 +16,7 @@ use crate::interrupt;
 use crate::options::{arrow_failure, Columns, ReadOptions};
 use crate::stream::CsvReader;
 
-/// scan_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=16384, **dialect)
+/// scan_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=16384, string_view=False, **dialect)
 /// --
 ///
 /// Open a CSV file as a stream of Arrow record batches (a CsvReader),
@@ -24,7 +24,7 @@ use crate::stream::CsvReader;
 /// of batches in flight. The schema is inferred now (from records spread
 /// over the whole file) unless given.
 #[pyfunction]
-#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, **dialect))]
+#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, string_view = false, **dialect))]
 #[allow(clippy::too_many_arguments)]
 pub fn scan_csv(
     py: Python<'_>,
@@ -36,10 +36,12 @@ pub fn scan_csv(
     on_error: &str,
     infer: &str,
     batch_size: usize,
+    string_view: bool,
     dialect: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<CsvReader> {
     let opts =
-        ReadOptions::new(columns, schema, threads, null, on_error, infer, batch_size, dialect)?;
+        ReadOptions::new(columns, schema, threads, null, on_error, infer, batch_size, dialect)?
+            .string_view(string_view);
     let (schema, batches) = interrupt::run(py, move |_| {
         let opened = opts.open(&path)?;
         Ok((opened.schema(), opened.into_batches()))
@@ -47,14 +49,14 @@ pub fn scan_csv(
     CsvReader::new(schema, batches)
 }
 
-/// _read_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=16384, **dialect)
+/// _read_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=16384, string_view=False, **dialect)
 /// --
 ///
 /// Read a whole CSV file into batches held in memory (every core), and
 /// hand them out as a CsvReader; `swath.read_csv` makes it a
 /// pyarrow.Table without a copy.
 #[pyfunction]
-#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, **dialect))]
+#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, string_view = false, **dialect))]
 #[allow(clippy::too_many_arguments)]
 pub fn _read_csv(
     py: Python<'_>,
@@ -66,10 +68,12 @@ pub fn _read_csv(
     on_error: &str,
     infer: &str,
     batch_size: usize,
+    string_view: bool,
     dialect: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<CsvReader> {
     let opts =
-        ReadOptions::new(columns, schema, threads, null, on_error, infer, batch_size, dialect)?;
+        ReadOptions::new(columns, schema, threads, null, on_error, infer, batch_size, dialect)?
+            .string_view(string_view);
     let (schema, batches) = interrupt::run(py, move |cancel| {
         let opened = opts.open(&path)?;
         let schema = opened.schema();

@@ -71,6 +71,19 @@ def test_scan_batches_equal_read_csv_at_any_thread_count(mixed_csv):
         assert pa.Table.from_batches(batches).equals(whole)
 
 
+def test_string_views_hold_the_same_text(mixed_csv):
+    plain = swath.read_csv(mixed_csv)
+    for threads in (1, 2):
+        views = swath.read_csv(mixed_csv, string_view=True, threads=threads, batch_size=100)
+        assert views.schema.field("text").type == pa.string_view()
+        assert views.cast(plain.schema).equals(plain)
+        # Polars takes Arrow's string views as they are.
+        assert pl.from_arrow(views)["text"].to_list() == plain["text"].to_pylist()
+    scanned = pa.Table.from_batches(list(swath.scan_csv(mixed_csv, string_view=True)))
+    assert scanned.schema.field("text").type == pa.string_view()
+    assert scanned.cast(plain.schema).equals(plain)
+
+
 def test_columns_and_schema_options(mixed_csv):
     t = swath.read_csv(mixed_csv, columns=["text", "id"])
     assert t.column_names == ["text", "id"]

@@ -63,6 +63,7 @@ pub struct ArrowReaderBuilder {
     on_error: OnError,
     threads: usize,
     chunk_size: u64,
+    string_view: bool,
 }
 
 impl Default for ArrowReaderBuilder {
@@ -116,7 +117,18 @@ impl ArrowReaderBuilder {
             on_error: OnError::Fail,
             threads: 0,
             chunk_size: 4 << 20,
+            string_view: false,
         }
+    }
+
+    /// Text columns as `Utf8View` instead of `Utf8`, inferred and given
+    /// ones alike (default: off). The text is decoded as for `Utf8` and
+    /// each batch's views are made from its offsets, the text kept as the
+    /// views' one buffer; what it costs and gains is in
+    /// `docs/perf/arrow.md`.
+    pub fn string_view(&mut self, yes: bool) -> &mut Self {
+        self.string_view = yes;
+        self
     }
 
     /// The CSV dialect (delimiter, quoting, headers, limits, ...).
@@ -138,6 +150,11 @@ impl ArrowReaderBuilder {
     /// The text read as null (see [`null_text`](Self::null_text)).
     pub fn given_null_text(&self) -> &[u8] {
         &self.null
+    }
+
+    /// Whether text columns are `Utf8View` (see [`string_view`](Self::string_view)).
+    pub fn given_string_view(&self) -> bool {
+        self.string_view
     }
 
     /// What a field that does not fit its type does (see [`on_error`](Self::on_error)).
@@ -446,10 +463,15 @@ impl ArrowReaderBuilder {
 
     fn finish_schema(
         &self,
-        columns: Vec<ColumnReport>,
+        mut columns: Vec<ColumnReport>,
         records: u64,
         method: String,
     ) -> InferredSchema {
+        if self.string_view {
+            for c in columns.iter_mut().filter(|c| c.ty == ColumnType::Utf8) {
+                c.ty = ColumnType::Utf8View;
+            }
+        }
         let fields: Vec<Field> =
             columns.iter().map(|c| Field::new(&c.name, c.ty.data_type(), c.nullable)).collect();
         InferredSchema { schema: Arc::new(Schema::new(fields)), columns, records, method }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use arrow_array::types::{Date32Type, Float64Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, RecordBatch, RecordBatchOptions};
-use arrow_array::{ArrowPrimitiveType, StringArray};
+use arrow_array::{ArrowPrimitiveType, StringArray, StringViewArray};
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::SchemaRef;
 use swath_csv::typed::{is_utf8, parse_bool, parse_f64, parse_i64};
@@ -75,6 +75,7 @@ enum Values {
     /// With or without a time zone, as the column's type says.
     Timestamp(Vec<i64>),
     /// `offsets` starts with 0 and has one more entry than there are values.
+    /// Also a `Utf8View` column's, whose views are made at the end.
     Utf8 {
         offsets: Vec<i32>,
         data: Vec<u8>,
@@ -92,7 +93,8 @@ impl Values {
             ColumnType::Timestamp | ColumnType::TimestampTz => {
                 Values::Timestamp(Vec::with_capacity(rows))
             }
-            ColumnType::Utf8 => {
+            // The same text either way; `finish` makes the views.
+            ColumnType::Utf8 | ColumnType::Utf8View => {
                 let mut offsets = Vec::with_capacity(rows + 1);
                 offsets.push(0);
                 Values::Utf8 { offsets, data: Vec::with_capacity(text) }
@@ -229,6 +231,9 @@ impl Column {
                 }
             }
             Values::Boolean(mut v) => Arc::new(BooleanArray::new(v.finish(), nulls)),
+            Values::Utf8 { offsets, data } if self.ty == ColumnType::Utf8View => {
+                string_view(&offsets, Buffer::from_vec(data), nulls)
+            }
             Values::Utf8 { offsets, data } => {
                 let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
                 let data = Buffer::from_vec(data);
@@ -511,6 +516,50 @@ fn fill<'r, T: Copy + Default>(
     // SAFETY: every one of the `rows` slots after `base` was written.
     unsafe { v.set_len(base + rows) };
     true
+}
+
+/// A batch's text as a `Utf8View` array: each value's view made from its
+/// offsets, the text itself kept as the one data buffer, not copied (a
+/// value of up to 12 bytes is also inlined in its view, as the format
+/// requires; its bytes in the buffer are then unused).
+fn string_view(offsets: &[i32], data: Buffer, nulls: Option<NullBuffer>) -> ArrayRef {
+    let bytes = data.as_slice();
+    let views: Vec<u128> =
+        offsets.windows(2).map(|w| view(bytes, w[0] as usize, w[1] as usize, 0)).collect();
+    let views = ScalarBuffer::from(views);
+    if cfg!(debug_assertions) {
+        // Tests check what release builds trust.
+        Arc::new(StringViewArray::new(views, vec![data], nulls))
+    } else {
+        // SAFETY: each view is made by `view` from the offsets of one
+        // value in `data`, which passed a UTF-8 check (`push`, blocks),
+        // and the offsets are in bounds and increasing: every view is in
+        // bounds of buffer 0, and its bytes are valid UTF-8.
+        Arc::new(unsafe { StringViewArray::new_unchecked(views, vec![data], nulls) })
+    }
+}
+
+/// The view of `bytes[start..end]` in buffer `buffer`: little-endian, the
+/// length in bits 0..32, then the value itself zero-padded when it is 12
+/// bytes or less, else its first 4 bytes, the buffer's index and `start`
+/// (Arrow's layout, arrow-array's `make_view`, inline here).
+#[inline]
+fn view(bytes: &[u8], start: usize, end: usize, buffer: u32) -> u128 {
+    let len = end - start;
+    if len <= 12 {
+        let mut v = [0u8; 16];
+        v[..4].copy_from_slice(&(len as u32).to_le_bytes());
+        v[4..4 + len].copy_from_slice(&bytes[start..end]);
+        u128::from_le_bytes(v)
+    } else {
+        let prefix = u32::from_le_bytes([
+            bytes[start],
+            bytes[start + 1],
+            bytes[start + 2],
+            bytes[start + 3],
+        ]);
+        len as u128 | (prefix as u128) << 32 | (buffer as u128) << 64 | (start as u128) << 96
+    }
 }
 
 fn primitive<T: ArrowPrimitiveType>(v: Vec<T::Native>, nulls: Option<NullBuffer>) -> ArrayRef {

@@ -14,7 +14,7 @@ use super::reference::ReferenceDecoder;
 use super::{Decoder, OnError, Plan};
 use crate::types::ColumnType;
 
-const TYPES: [ColumnType; 7] = [
+const TYPES: [ColumnType; 8] = [
     ColumnType::Int64,
     ColumnType::Float64,
     ColumnType::Boolean,
@@ -22,6 +22,7 @@ const TYPES: [ColumnType; 7] = [
     ColumnType::Timestamp,
     ColumnType::TimestampTz,
     ColumnType::Utf8,
+    ColumnType::Utf8View,
 ];
 
 /// A field for a column of `ty`: mostly a good value, sometimes empty, the
@@ -69,7 +70,7 @@ fn field(rng: &mut Rng, ty: ColumnType, null: &[u8]) -> Vec<u8> {
             )
             .into_bytes()
         }
-        ColumnType::Utf8 => match rng.below(8) {
+        ColumnType::Utf8 | ColumnType::Utf8View => match rng.below(8) {
             0 => "Zürich".into(),
             1 => "a,b".into(),
             2 => "say \"hi\"".into(),
@@ -259,14 +260,16 @@ fn the_decoder_equals_its_slow_twin() {
 fn an_all_ascii_file_and_all_nulls_equal_the_slow_twin() {
     let types = TYPES.to_vec();
     let mut rng = Rng::new(7);
-    let mut data = b"a,b,c,d,e,f,g\n".to_vec();
+    let mut data = b"a,b,c,d,e,f,g,h\n".to_vec();
     for i in 0..300 {
         if i % 100 < 50 {
-            data.extend_from_slice(b",,,,,,\n");
+            data.extend_from_slice(b",,,,,,,\n");
         } else {
+            // Text of 4 to 19 bytes: views inline (up to 12) and not.
+            let long = "x".repeat(i % 17);
             data.extend_from_slice(
                 format!(
-                    "{},{}.5,true,2024-02-29,2024-02-29 01:02:03,2024-02-29T01:02:03Z,abc{}\n",
+                    "{},{}.5,true,2024-02-29,2024-02-29 01:02:03,2024-02-29T01:02:03Z,abc{},v{i}{long}\n",
                     rng.next_u64() as i64,
                     i,
                     i
@@ -275,11 +278,29 @@ fn an_all_ascii_file_and_all_nulls_equal_the_slow_twin() {
             );
         }
     }
-    let p = plan(&types, &(0..7).collect::<Vec<_>>(), true, b"");
+    let p = plan(&types, &(0..8).collect::<Vec<_>>(), true, b"");
     for batch in [1, 49, 50, 51, 1000] {
         assert_eq!(compare(&data, &p, batch, 0), (300, 0));
         for max in [1, 3, 1000] {
             assert_eq!(compare(&data, &p, batch, max), (300, 0));
+        }
+    }
+}
+
+#[test]
+fn a_view_equals_arrows_make_view() {
+    let bytes: Vec<u8> = (0..64u8).map(|b| b'A' + b % 50).collect();
+    for start in [0, 1, 7, 13] {
+        for len in 0..=40 {
+            for buffer in [0, 3] {
+                let want = arrow_array::builder::make_view(
+                    &bytes[start..start + len],
+                    buffer,
+                    start as u32,
+                );
+                let got = super::view(&bytes, start, start + len, buffer);
+                assert_eq!(got, want, "{len} bytes at {start}, buffer {buffer}");
+            }
         }
     }
 }

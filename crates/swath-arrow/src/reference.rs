@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, StringBuilder,
+    BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, StringBuilder, StringViewBuilder,
     TimestampMicrosecondBuilder,
 };
 use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
@@ -33,6 +33,7 @@ enum Builder {
     Date32(Date32Builder),
     Timestamp(TimestampMicrosecondBuilder),
     Utf8(StringBuilder),
+    Utf8View(StringViewBuilder),
 }
 
 impl Builder {
@@ -50,6 +51,7 @@ impl Builder {
             ),
             // 16 bytes a value to start with; it doubles when short.
             ColumnType::Utf8 => Builder::Utf8(StringBuilder::with_capacity(rows, rows * 16)),
+            ColumnType::Utf8View => Builder::Utf8View(StringViewBuilder::with_capacity(rows)),
         }
     }
 
@@ -62,6 +64,7 @@ impl Builder {
             Builder::Date32(b) => b.append_null(),
             Builder::Timestamp(b) => b.append_null(),
             Builder::Utf8(b) => b.append_null(),
+            Builder::Utf8View(b) => b.append_null(),
         }
     }
 
@@ -96,6 +99,10 @@ impl Builder {
                 Ok(s) => b.append_value(s),
                 Err(_) => return Err("invalid UTF-8"),
             },
+            Builder::Utf8View(b) => match std::str::from_utf8(f) {
+                Ok(s) => b.append_value(s),
+                Err(_) => return Err("invalid UTF-8"),
+            },
         }
         Ok(())
     }
@@ -108,6 +115,7 @@ impl Builder {
             Builder::Date32(b) => Arc::new(b.finish()),
             Builder::Timestamp(b) => Arc::new(b.finish()),
             Builder::Utf8(b) => Arc::new(b.finish()),
+            Builder::Utf8View(b) => Arc::new(b.finish()),
         }
     }
 }
@@ -239,16 +247,8 @@ fn refill(b: &mut Builder, a: &ArrayRef) {
         Builder::Boolean(b) => b.extend(a.as_boolean().iter()),
         Builder::Date32(b) => b.extend(a.as_primitive::<Date32Type>().iter()),
         Builder::Timestamp(b) => b.extend(a.as_primitive::<TimestampMicrosecondType>().iter()),
-        Builder::Utf8(b) => {
-            let s = a.as_string::<i32>();
-            for i in 0..s.len() {
-                if s.is_null(i) {
-                    b.append_null();
-                } else {
-                    b.append_value(s.value(i));
-                }
-            }
-        }
+        Builder::Utf8(b) => b.extend(a.as_string::<i32>().iter()),
+        Builder::Utf8View(b) => b.extend(a.as_string_view().iter()),
     }
 }
 

@@ -31,11 +31,18 @@ pub enum ColumnType {
     TimestampTz,
     /// `Utf8`: any valid UTF-8.
     Utf8,
+    /// `Utf8View`: the same text as views (16 bytes a value: a value of
+    /// up to 12 bytes inline, a longer one as its length, first 4 bytes
+    /// and place in the batch's text, which is one buffer). Never
+    /// inferred: asked for by [`ArrowReaderBuilder::string_view`](crate::ArrowReaderBuilder::string_view)
+    /// or a given schema.
+    Utf8View,
 }
 
 impl ColumnType {
-    /// All of them, most specific first (the order inference prefers).
-    pub const ALL: [ColumnType; 7] = [
+    /// All of them, most specific first (the order inference prefers;
+    /// `Utf8View`, never inferred, last).
+    pub const ALL: [ColumnType; 8] = [
         ColumnType::Int64,
         ColumnType::Float64,
         ColumnType::Boolean,
@@ -43,6 +50,7 @@ impl ColumnType {
         ColumnType::Timestamp,
         ColumnType::TimestampTz,
         ColumnType::Utf8,
+        ColumnType::Utf8View,
     ];
 
     /// The Arrow type.
@@ -57,7 +65,13 @@ impl ColumnType {
                 DataType::Timestamp(TimeUnit::Microsecond, Some(Arc::from(UTC)))
             }
             ColumnType::Utf8 => DataType::Utf8,
+            ColumnType::Utf8View => DataType::Utf8View,
         }
+    }
+
+    /// Whether values are text (`Utf8` or `Utf8View`).
+    pub fn is_text(self) -> bool {
+        matches!(self, ColumnType::Utf8 | ColumnType::Utf8View)
     }
 
     /// The type of an Arrow type, when swath decodes it.
@@ -70,12 +84,13 @@ impl ColumnType {
             DataType::Timestamp(TimeUnit::Microsecond, None) => ColumnType::Timestamp,
             DataType::Timestamp(TimeUnit::Microsecond, Some(_)) => ColumnType::TimestampTz,
             DataType::Utf8 => ColumnType::Utf8,
+            DataType::Utf8View => ColumnType::Utf8View,
             _ => return None,
         })
     }
 
     /// The name in schema text (`int64`, `float64`, `boolean`, `date32`,
-    /// `timestamp`, `timestamptz`, `utf8`).
+    /// `timestamp`, `timestamptz`, `utf8`, `utf8view`).
     pub fn name(self) -> &'static str {
         match self {
             ColumnType::Int64 => "int64",
@@ -85,6 +100,7 @@ impl ColumnType {
             ColumnType::Timestamp => "timestamp",
             ColumnType::TimestampTz => "timestamptz",
             ColumnType::Utf8 => "utf8",
+            ColumnType::Utf8View => "utf8view",
         }
     }
 
@@ -106,9 +122,10 @@ impl ColumnType {
                 ColumnType::TimestampTz
             }
             "utf8" | "string" | "str" | "text" | "varchar" => ColumnType::Utf8,
+            "utf8view" | "string_view" | "stringview" => ColumnType::Utf8View,
             other => {
                 return Err(Error::Schema(format!(
-                    "unknown type {other:?} (int64, float64, boolean, date32, timestamp, timestamptz, utf8)"
+                    "unknown type {other:?} (int64, float64, boolean, date32, timestamp, timestamptz, utf8, utf8view)"
                 )))
             }
         })

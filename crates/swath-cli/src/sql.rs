@@ -48,6 +48,10 @@ pub struct Args {
     /// small files into many partitions).
     #[arg(long, hide = true)]
     split_size: Option<u64>,
+    /// Text columns as Arrow string views (Utf8View) in the query; the
+    /// answers are the same.
+    #[arg(long)]
+    string_view: bool,
 }
 
 /// Run `swath sql`.
@@ -76,6 +80,11 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
     let mut opts = SwathCsvOptions::new().csv(args.dialect.builder(true));
     if let Some(s) = args.split_size {
         opts = opts.split_bytes(s);
+    }
+    if args.string_view {
+        let mut arrow = opts.arrow_builder().clone();
+        arrow.string_view(true);
+        opts = opts.arrow(arrow);
     }
     for t in &args.tables {
         let (name, path) =

@@ -128,6 +128,11 @@ fn checksums(batches: &[RecordBatch]) -> Vec<(u64, u64)> {
                         .iter()
                         .flatten()
                         .for_each(|v| add(crc32(v.as_bytes()) as u64)),
+                    DataType::Utf8View => a
+                        .as_string_view()
+                        .iter()
+                        .flatten()
+                        .for_each(|v| add(crc32(v.as_bytes()) as u64)),
                     t => panic!("unexpected {t}"),
                 }
             }
@@ -374,6 +379,31 @@ fn to_arrow_file_and_stream_from_stdin() {
             .collect();
     assert_eq!(back.iter().map(|b| b.num_rows() as u64).sum::<u64>(), rows);
     assert_eq!(checksums(&back), want);
+    // String views: the text columns' type, the same values.
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("v{threads}.arrow"));
+        swath()
+            .args(["csv", "to-arrow", "--string-view", "-t", threads])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        let f = std::fs::File::open(&out).unwrap();
+        let back: Vec<RecordBatch> = swath_arrow::arrow_ipc::reader::FileReader::try_new(f, None)
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        let schema = back[0].schema();
+        let text: Vec<&DataType> = schema
+            .fields()
+            .iter()
+            .map(|f| f.data_type())
+            .filter(|t| matches!(t, DataType::Utf8 | DataType::Utf8View))
+            .collect();
+        assert!(!text.is_empty() && text.iter().all(|t| **t == DataType::Utf8View), "{schema}");
+        assert_eq!(checksums(&back), want, "{threads} threads");
+    }
 }
 
 #[test]
@@ -417,9 +447,14 @@ fn schema_table_json_and_overrides() {
 }
 
 /// The peers: each prints one JSON line per reader with rows, types and
-/// per-column (count, wrapping sum) as `checksums` computes them.
+/// per-column (count, wrapping sum) as `checksums` computes them. A
+/// Parquet file is read by pyarrow and by DuckDB's `read_parquet`; an
+/// Arrow IPC file (`.arrow`) by pyarrow's IPC reader, and DuckDB scans
+/// the table pyarrow read (its Arrow import).
 const PEER_SCRIPT: &str = r#"
 import json, sys, zlib, struct, datetime
+import pyarrow as pa
+import pyarrow.ipc
 import pyarrow.parquet as pq
 import duckdb
 path = sys.argv[1]
@@ -436,7 +471,8 @@ def sums(columns):
         vals = [norm(v) for v in col if v is not None]
         out.append([len(vals), sum(vals) % M])
     return out
-t = pq.read_table(path)
+arrow = path.endswith('.arrow')
+t = pa.ipc.open_file(path).read_all() if arrow else pq.read_table(path)
 cols = []
 for name, col in zip(t.column_names, t.columns):
     ty = col.type
@@ -446,14 +482,19 @@ for name, col in zip(t.column_names, t.columns):
     cols.append(col.to_pylist())
 print(json.dumps({"reader": "pyarrow", "rows": t.num_rows, "types": [str(f.type) for f in t.schema], "sums": sums(cols)}))
 con = duckdb.connect()
-desc = con.execute(f"DESCRIBE SELECT * FROM read_parquet('{path}')").fetchall()
+if arrow:
+    con.register('arrow_table', t)
+    source = 'arrow_table'
+else:
+    source = f"read_parquet('{path}')"
+desc = con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()
 exprs = []
 for name, ty, *_ in desc:
     q = '"' + name + '"'
     if ty.startswith('TIMESTAMP'): exprs.append(f"epoch_us({q})")
     elif ty == 'DATE': exprs.append(f"({q} - DATE '1970-01-01')")
     else: exprs.append(q)
-rows = con.execute(f"SELECT {', '.join(exprs)} FROM read_parquet('{path}')").fetchall()
+rows = con.execute(f"SELECT {', '.join(exprs)} FROM {source}").fetchall()
 cols = [list(c) for c in zip(*rows)] if rows else [[] for _ in desc]
 print(json.dumps({"reader": "duckdb", "rows": len(rows), "types": [d[1] for d in desc], "sums": sums(cols)}))
 "#;
@@ -477,34 +518,53 @@ fn peer_python() -> Option<String> {
     }
 }
 
+/// Parquet (plain text columns and `--string-view`) and an Arrow IPC file
+/// of string views, each read by pyarrow and DuckDB: the same rows, types
+/// and per-column checksums as swath's sequential reading of the CSV.
 #[test]
 fn peer_readers_agree_with_swath() {
     let Some(python) = peer_python() else { return };
     let dir = tempfile::tempdir().unwrap();
     let data = generate(20_000);
     let input = file(&dir, "in.csv", &data);
-    let out = dir.path().join("o.parquet");
-    swath()
-        .args(["csv", "to-parquet"])
-        .arg(&input)
-        .arg("-o")
-        .arg(&out)
-        .args(["-t", "2", "--row-group-rows", "7000"])
-        .assert()
-        .success();
     let (rows, want) = slow_checksums(&data);
-    assert_eq!(checksums(&read_parquet(&out)), want, "swath's own reading");
     let script = file(&dir, "peers.py", PEER_SCRIPT.as_bytes());
-    let o = std::process::Command::new(&python).arg(&script).arg(&out).output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let lines: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+    let outputs: [(&str, &str, &[&str], &str); 3] = [
+        ("o.parquet", "to-parquet", &["--row-group-rows", "7000"], "string"),
+        ("v.parquet", "to-parquet", &["--row-group-rows", "7000", "--string-view"], "string_view"),
+        ("v.arrow", "to-arrow", &["--string-view"], "string_view"),
+    ];
+    for (name, command, extra, text_type) in outputs {
+        let out = dir.path().join(name);
+        swath()
+            .args(["csv", command])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .args(["-t", "2"])
+            .args(extra)
+            .assert()
+            .success();
+        if command == "to-parquet" {
+            assert_eq!(checksums(&read_parquet(&out)), want, "{name}: swath's own reading");
+        }
+        let o = std::process::Command::new(&python).arg(&script).arg(&out).output().unwrap();
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        check_peers(name, &o.stdout, rows, &want, text_type);
+    }
+}
+
+/// The peers' lines for one file: rows, types (`text_type` is pyarrow's
+/// name for the text column) and checksums.
+fn check_peers(file: &str, out: &[u8], rows: u64, want: &[(u64, u64)], text_type: &str) {
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.to_vec())
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 2, "{file}");
     let want_types = [
-        vec!["int64", "int64", "double", "bool", "date32[day]", "timestamp[us, tz=UTC]", "string"],
+        vec!["int64", "int64", "double", "bool", "date32[day]", "timestamp[us, tz=UTC]", text_type],
         vec![
             "BIGINT",
             "BIGINT",
@@ -516,7 +576,7 @@ fn peer_readers_agree_with_swath() {
         ],
     ];
     for (peer, types) in lines.iter().zip(want_types) {
-        let name = peer["reader"].as_str().unwrap();
+        let name = format!("{file}, {}", peer["reader"].as_str().unwrap());
         assert_eq!(peer["rows"].as_u64().unwrap(), rows, "{name}: rows");
         let got: Vec<&str> =
             peer["types"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();

@@ -49,16 +49,18 @@ fn a_quoted_path_in_from_is_a_table_in_any_partition_count() {
         want.push_str(&format!("{city},{},{}\n", rows.len(), sum / rows.len() as f64));
     }
     for t in ["1", "3", "8"] {
-        let got = stdout(swath().current_dir(dir.path()).args([
-            "sql",
-            "SELECT city, count(*) AS n, avg(score) AS a FROM 'data.csv' GROUP BY city ORDER BY city",
-            "--csv",
-            "-t",
-            t,
-            "--split-size",
-            "300",
-        ]));
-        assert_eq!(got, want, "{t} threads");
+        for view in [None, Some("--string-view")] {
+            let got = stdout(swath().current_dir(dir.path()).args([
+                "sql",
+                "SELECT city, count(*) AS n, avg(score) AS a FROM 'data.csv' GROUP BY city ORDER BY city",
+                "--csv",
+                "-t",
+                t,
+                "--split-size",
+                "300",
+            ]).args(view));
+            assert_eq!(got, want, "{t} threads, {view:?}");
+        }
     }
 }
 

@@ -171,6 +171,34 @@ async fn ctx_df(n: usize, p: &str, schema: &SchemaRef, newlines: bool) -> Sessio
     ctx
 }
 
+/// Text columns as string views (`ArrowReaderBuilder::string_view`): the
+/// table's text columns are `Utf8View`, and every query gives the rows it
+/// gives over the sequential reader's `Utf8` batches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn string_view_tables_give_the_same_rows() {
+    let c = case(3000, 11, true, false);
+    let p = c.path.to_str().unwrap();
+    let (_, reference) = sequential_table(&c.path);
+    let seq = SessionContext::new();
+    seq.register_table("t", reference).unwrap();
+    for n in [1, 3] {
+        let ctx = ctx(n);
+        let mut arrow = swath_arrow::ArrowReaderBuilder::new();
+        arrow.string_view(true);
+        let opts = SwathCsvOptions::new().arrow(arrow).split_bytes(4096);
+        ctx.register_swath_csv("t", p, opts).await.unwrap();
+        let df = ctx.table("t").await.unwrap();
+        for name in ["city", "note"] {
+            let ty = df.schema().field_with_unqualified_name(name).unwrap().data_type().clone();
+            assert_eq!(ty, datafusion::arrow::datatypes::DataType::Utf8View, "{name}");
+        }
+        for q in QUERIES {
+            let got = run(&ctx, q).await.unwrap();
+            assert_eq!(got, run(&seq, q).await.unwrap(), "{q}, {n} partitions");
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn quoted_newlines_any_partition_count_same_rows() {
     for (seed, split) in [(1u64, 97u64), (2, 613), (3, 4096)] {

@@ -58,6 +58,7 @@ def read_csv(
     on_error="fail",
     infer="sample",
     batch_size=16384,
+    string_view=False,
     **dialect,
 ):
     """Read a whole CSV file into a ``pyarrow.Table`` (needs pyarrow).
@@ -73,7 +74,9 @@ def read_csv(
     Otherwise types are inferred from records spread over the whole file.
     ``null``: the text of a null (default: the empty field).
     ``on_error``: ``"fail"`` raises CsvError at a field that does not fit
-    its type; ``"null"`` makes it null. ``**dialect``: delimiter, quote,
+    its type; ``"null"`` makes it null. ``string_view``: text columns as
+    ``pyarrow.string_view()`` (Arrow's Utf8View) instead of
+    ``pyarrow.string()``. ``**dialect``: delimiter, quote,
     escape, comment, no_headers, flexible, lenient, max_record_size.
 
     Raises CsvError (with ``.record``, ``.line``, ``.byte``, ``.path``) at
@@ -90,6 +93,7 @@ def read_csv(
         on_error=on_error,
         infer=infer,
         batch_size=batch_size,
+        string_view=string_view,
         **dialect,
     )
     return pyarrow.RecordBatchReader.from_stream(rdr).read_all()

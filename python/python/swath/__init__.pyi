@@ -24,6 +24,7 @@ def read_csv(
     on_error: Literal["fail", "null"] = "fail",
     infer: Literal["sample", "full"] = "sample",
     batch_size: int = 16384,
+    string_view: bool = False,
     *,
     delimiter: str = ",",
     quote: str = '"',

@@ -88,6 +88,7 @@ def scan_csv(
     on_error: Literal["fail", "null"] = "fail",
     infer: Literal["sample", "full"] = "sample",
     batch_size: int = 16384,
+    string_view: bool = False,
     *,
     delimiter: str = ",",
     quote: str = '"',

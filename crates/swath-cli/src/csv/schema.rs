@@ -41,7 +41,7 @@ pub struct ArrowOpts {
     /// Column types, overriding inference per column: `id:int64,ts:timestamptz`
     /// (a `!` after the type: not null), or a JSON file as `swath csv schema
     /// --json` prints. Types: int64, float64, boolean, date32, timestamp,
-    /// timestamptz, utf8.
+    /// timestamptz, utf8, utf8view.
     #[arg(long, value_name = "SPEC|FILE")]
     schema: Option<String>,
     /// How to infer the other columns: `sample` (the head and records at
@@ -63,6 +63,11 @@ pub struct ArrowOpts {
     /// Rows per Arrow batch.
     #[arg(long, default_value_t = swath_arrow::DEFAULT_BATCH_SIZE, hide = true)]
     batch_size: usize,
+    /// Text columns as Arrow `Utf8View` (string views) instead of `Utf8`.
+    /// In a Parquet file the values are the same strings; the Arrow schema
+    /// kept in it says Utf8View.
+    #[arg(long)]
+    string_view: bool,
 }
 
 impl ArrowOpts {
@@ -73,6 +78,7 @@ impl ArrowOpts {
             .threads(par.threads)
             .chunk_size(par.chunk_len())
             .batch_size(self.batch_size)
+            .string_view(self.string_view)
             .null_text(self.null.as_bytes().to_vec());
         if self.infer == "full" {
             b.infer(Infer::Full);

@@ -44,6 +44,8 @@ pub(crate) struct OptionsMsg {
     pub file_extension: Option<String>,
     #[prost(string, optional, tag = "6")]
     pub store_url: Option<String>,
+    #[prost(bool, tag = "7")]
+    pub string_view: bool,
 }
 
 /// [`ReaderSettings`].
@@ -183,6 +185,7 @@ impl OptionsMsg {
             split_bytes: o.split_bytes,
             file_extension: o.file_extension.clone(),
             store_url: o.store_url.clone(),
+            string_view: o.arrow.given_string_view(),
         })
     }
 
@@ -193,7 +196,8 @@ impl OptionsMsg {
         arrow
             .csv(ReaderBuilder::from_settings(&dialect.to_settings()?))
             .null_text(self.null_text.clone())
-            .on_error(if self.on_error_null { OnError::Null } else { OnError::Fail });
+            .on_error(if self.on_error_null { OnError::Null } else { OnError::Fail })
+            .string_view(self.string_view);
         if let Some(schema) = schema {
             arrow.schema(std::sync::Arc::new(schema.clone()));
         }
