@@ -171,6 +171,49 @@ async fn ctx_df(n: usize, p: &str, schema: &SchemaRef, newlines: bool) -> Sessio
     ctx
 }
 
+/// A fresh checkpoint index beside the file (`swath csv index`) gives the
+/// plan: a file of one default split reads in as many partitions as the
+/// index has checkpoints, with the sequential reader's rows. An index the
+/// file no longer fits (a record appended) is passed over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_fresh_checkpoint_index_gives_the_plan_and_a_stale_one_is_passed_over() {
+    let c = case(3000, 12, true, false);
+    let p = c.path.to_str().unwrap();
+    let b = swath_csv::ReaderBuilder::new();
+    let index = swath_csv::index::index_csv(&b, &c.path, 8 << 10).unwrap();
+    assert!(index.checkpoints.len() >= 8, "{} checkpoints", index.checkpoints.len());
+    let sidecar = swath::index::default_index_path(&c.path);
+    let mut out = std::fs::File::create(&sidecar).unwrap();
+    swath::index::format::write_index(&index, &mut out).unwrap();
+    drop(out);
+    let expected = |path: &Path| {
+        let (_, reference) = sequential_table(path);
+        let seq = SessionContext::new();
+        seq.register_table("t", reference).unwrap();
+        seq
+    };
+    let seq = expected(&c.path);
+    let indexed = ctx(8);
+    indexed.register_swath_csv("t", p, SwathCsvOptions::new()).await.unwrap();
+    // Without the index the file (about 100 KiB) is one split of 1 MiB.
+    let parts = scan_partitions(&indexed, "SELECT note FROM t").await;
+    assert!(parts > 1, "{parts} partitions: the index's splits were not used");
+    for q in QUERIES {
+        assert_eq!(run(&indexed, q).await.unwrap(), run(&seq, q).await.unwrap(), "{q}, indexed");
+    }
+    // A record appended: the index is stale, the plan pass is made.
+    let mut f = std::fs::OpenOptions::new().append(true).open(&c.path).unwrap();
+    std::io::Write::write_all(&mut f, b"3000,Oslo,1.5,appended\n").unwrap();
+    drop(f);
+    let seq = expected(&c.path);
+    let stale = ctx(8);
+    stale.register_swath_csv("t", p, SwathCsvOptions::new()).await.unwrap();
+    assert_eq!(scan_partitions(&stale, "SELECT note FROM t").await, 1, "a stale index is not used");
+    for q in QUERIES {
+        assert_eq!(run(&stale, q).await.unwrap(), run(&seq, q).await.unwrap(), "{q}, stale index");
+    }
+}
+
 /// Text columns as string views (`ArrowReaderBuilder::string_view`): the
 /// table's text columns are `Utf8View`, and every query gives the rows it
 /// gives over the sequential reader's `Utf8` batches.
