@@ -69,11 +69,6 @@ impl ColumnType {
         }
     }
 
-    /// Whether values are text (`Utf8` or `Utf8View`).
-    pub fn is_text(self) -> bool {
-        matches!(self, ColumnType::Utf8 | ColumnType::Utf8View)
-    }
-
     /// The type of an Arrow type, when swath decodes it.
     pub fn from_data_type(dt: &DataType) -> Option<ColumnType> {
         Some(match dt {
