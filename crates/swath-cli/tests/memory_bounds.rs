@@ -156,3 +156,81 @@ fn every_reading_command_peaks_at_its_copies_of_the_record_plus_a_constant() {
         check_copies(args, &file, 12 * MIB, 4 * MIB, *copies);
     }
 }
+
+/// An over-limit record is an error as soon as the record passes the
+/// limit, without reading the rest of the file: here 1 GiB of it (a
+/// sparse hole, so the test writes nothing), after a record whose 3 MiB
+/// field is over a 1 MiB limit near the top. Every reading command, on one
+/// thread and on two, reads at most the bytes up to the record and past
+/// it by the limit, twice (the validating count gives up there and the
+/// reader reads again from the top), plus the chunks read ahead (a few
+/// 4 MiB chunks a thread); and it names the record's first byte.
+#[test]
+fn an_over_limit_record_fails_without_reading_the_rest_of_the_file() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad-then-a-gib.csv");
+    let mut f = std::fs::File::create(&path).unwrap();
+    let mut head = b"id,big,c\n".to_vec();
+    for i in 0..1000 {
+        writeln!(head, "{i},x,y").unwrap();
+    }
+    let bad_start = head.len() as u64;
+    head.extend_from_slice(b"1000,");
+    head.resize(head.len() + 3 * MIB as usize, b'a');
+    head.extend_from_slice(b",z\n1001,x,y\n");
+    f.write_all(&head).unwrap();
+    f.set_len(head.len() as u64 + 1024 * MIB).unwrap();
+    drop(f);
+    let limit = MIB;
+    let dir_arg = |name: &str| dir.path().join(name).display().to_string();
+    let (parquet, arrow) = (dir_arg("out.parquet"), dir_arg("out.arrow"));
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["csv", "count"],
+        vec!["csv", "check"],
+        vec!["csv", "select", "-c", "1"],
+        vec!["csv", "stats"],
+        vec!["csv", "frequency", "-s", "c"],
+        vec!["csv", "search", "--literal", "x", "-c"],
+        vec!["csv", "to-json"],
+        vec!["csv", "to-arrow", "-o", &arrow],
+        vec!["csv", "to-parquet", "-o", &parquet],
+    ];
+    let bound = 2 * (bad_start + limit) + 64 * MIB;
+    for args in &commands {
+        for threads in ["1", "2"] {
+            let out = dir.path().join("stderr");
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_swath"));
+            cmd.args(args)
+                .args(["-t", threads, "--max-record-size", &limit.to_string()])
+                .arg(&path)
+                .stdout(Stdio::null())
+                .stderr(std::fs::File::create(&out).unwrap());
+            if args[1] == "check" {
+                // Its report of problems is its output.
+                cmd.stdout(std::fs::File::create(&out).unwrap());
+                cmd.stderr(Stdio::null());
+            }
+            let done = common::run_to_end(cmd);
+            let stderr = std::fs::read_to_string(&out).unwrap();
+            assert_ne!(done.code, 0, "{args:?} -t {threads} succeeded: {stderr}");
+            assert!(
+                stderr.contains("longer than the limit") && stderr.contains(&bad_start.to_string()),
+                "{args:?} -t {threads}: the error names neither the limit nor byte {bad_start}: \
+                 {stderr}"
+            );
+            assert!(
+                done.bytes_read <= bound,
+                "{args:?} -t {threads} read {:.1} MiB of a {:.1} MiB file before its error \
+                 (bound {:.1} MiB)",
+                done.bytes_read as f64 / MIB as f64,
+                (head.len() as u64 + 1024 * MIB) as f64 / MIB as f64,
+                bound as f64 / MIB as f64
+            );
+        }
+    }
+    assert!(
+        !Path::new(&parquet).exists() && !Path::new(&arrow).exists(),
+        "a partial output was left"
+    );
+}

@@ -2,21 +2,57 @@
 
 use std::process::{Command, Stdio};
 
+/// What a finished child did: its exit code, its peak RSS in bytes (its
+/// own `ru_maxrss`, the kernel's VmHWM at exit, read with `wait4`) and the
+/// bytes it read (`rchar` of `/proc/PID/io`, read while it is a zombie:
+/// every `read` and `pread` counts, page cache hits included).
+#[allow(dead_code)] // Not every test file reads every part.
+pub struct Finished {
+    pub code: i32,
+    pub peak_rss: u64,
+    pub bytes_read: u64,
+}
+
 /// Run `cmd` (its stdout discarded) to its end; return its exit code and
-/// its peak RSS in bytes: the child's own `ru_maxrss` (the kernel's VmHWM
-/// at exit), read with `wait4`. A child killed by a signal fails the test.
+/// its peak RSS in bytes. A child killed by a signal fails the test.
+#[allow(dead_code)]
+pub fn exit_code_and_peak_rss(mut cmd: Command) -> (i32, u64) {
+    cmd.stdout(Stdio::null());
+    let f = run_to_end(cmd);
+    (f.code, f.peak_rss)
+}
+
+/// Run `cmd` to its end; see [`Finished`].
 // The child is reaped with wait4 (for its rusage), not `Child::wait`.
 #[allow(clippy::zombie_processes)]
-pub fn exit_code_and_peak_rss(mut cmd: Command) -> (i32, u64) {
-    let child = cmd.stdout(Stdio::null()).spawn().unwrap();
+pub fn run_to_end(mut cmd: Command) -> Finished {
+    let child = cmd.spawn().unwrap();
     let pid = child.id() as libc::pid_t;
+    // Wait for the exit without reaping, so /proc still has the child.
+    // SAFETY: a zeroed siginfo_t is a valid out-parameter.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for.
+    let r = unsafe {
+        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT)
+    };
+    assert_eq!(r, 0, "waitid: {}", std::io::Error::last_os_error());
+    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).unwrap_or_default();
+    let bytes_read = io
+        .lines()
+        .find_map(|l| l.strip_prefix("rchar: "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(u64::MAX);
     let mut status = 0;
     // SAFETY: a zeroed rusage is a valid out-parameter.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet waited for (`child` is never
-    // waited on: dropping a `Child` does not wait).
+    // SAFETY: `pid` is our child, exited and not yet reaped (`child` is
+    // never waited on: dropping a `Child` does not wait).
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
     assert!(libc::WIFEXITED(status), "{cmd:?} was killed: status {status}");
-    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64 * 1024)
+    Finished {
+        code: libc::WEXITSTATUS(status),
+        peak_rss: usage.ru_maxrss as u64 * 1024,
+        bytes_read,
+    }
 }

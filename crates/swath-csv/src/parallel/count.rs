@@ -8,7 +8,10 @@
 //! 2. Each chunk from there is scanned under both quote hypotheses
 //!    (`validator.rs`): record starts between its first and last one,
 //!    counted and checked.
-//! 3. A serial chain from the top picks each chunk's real hypothesis.
+//! 3. A serial chain from the top picks each chunk's real hypothesis, as
+//!    the scans come in, in file order. It stops the scan at the first
+//!    chunk it does not find clean, or once a record has gone on for longer
+//!    than the record limit: the file past that is never read.
 //! 4. The reader reads the records that straddle the seams, from a chunk's
 //!    last record start to the next chunk's first, and must find exactly
 //!    those starts.
@@ -21,6 +24,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use swath::ReadAt;
 
+use swath::range::{nth_range, range_count};
 use swath::{Buffer, Source};
 
 use super::plan::{read_after, read_into, Task};
@@ -37,6 +41,10 @@ const PIECE: u64 = 256 << 10;
 
 /// The seam readers' starting buffer: a seam is usually one record.
 const SEAM_BUFFER: usize = 16 << 10;
+
+/// Chunks scanned ahead of the chain, per thread: their results are a few
+/// words each, and a slow chunk should not idle the other threads.
+const SCANS_AHEAD: usize = 4;
 
 impl ParallelReader {
     /// The number of records by the validating scan, or `None` when it
@@ -90,34 +98,73 @@ impl ParallelReader {
         }
         let opts = CountOpts::new(cfg, ctx.expected);
         let par = self.par;
-        let new_buf = || Buffer::with_capacity(PIECE as usize + 1);
-        let scans = par
-            .try_map_with(len, new_buf, |buf, _, r| {
-                scan_chunk(file, len, top.byte, r.start, r.end, buf, cfg.kernel, opts)
-            })
-            .ok()?;
+        let chunk = par.chunk_len();
+        let chunks = range_count(len, chunk);
+        let threads = par.thread_count().clamp(1, chunks.max(1));
+        let spare = Mutex::new(Vec::new());
 
-        // The chain: the real hypothesis of each chunk, and the seams
-        // between the chunks' first and last record starts.
+        // The chain, in file order as the chunks' scans come in: the real
+        // hypothesis of each chunk, and the seams between the chunks' first
+        // and last record starts. It stops the scan at the first chunk that
+        // is not clean, or where no record has started for longer than the
+        // record limit: the count is then the reader's, which meets the
+        // error there, and the rest of the file is never read (issue 39).
         let mut inside = false;
         let mut lf = 0u64;
         let mut from = top;
         let mut seams = Vec::new();
-        for s in &scans {
-            let hy = &s.hyp[usize::from(inside)];
-            if let Some(first) = hy.first {
-                let (true, Some(last)) = (hy.clean, hy.last) else {
-                    return None;
+        let mut clean = true;
+        swath::parallel::run_ordered(
+            chunks,
+            threads,
+            SCANS_AHEAD * threads,
+            |i| {
+                let r = nth_range(len, chunk, i);
+                let taken = spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                let mut buf = taken.unwrap_or_else(|| Buffer::with_capacity(PIECE as usize + 1));
+                let out =
+                    scan_chunk(file, len, top.byte, r.start, r.end, &mut buf, cfg.kernel, opts);
+                spare.lock().unwrap_or_else(|e| e.into_inner()).push(buf);
+                out.map(|s| (s, r.end))
+            },
+            |_, out| {
+                let Ok((s, end)) = out else {
+                    clean = false;
+                    return false;
                 };
-                seams.push((
-                    from,
-                    Some(RecordStart { byte: first.0, line: top.line + lf + first.1 }),
-                ));
-                records += hy.starts - 1;
-                from = RecordStart { byte: last.0, line: top.line + lf + last.1 };
-            }
-            lf += s.lf;
-            inside ^= s.odd_quotes;
+                let hy = &s.hyp[usize::from(inside)];
+                let next_start = match hy.first {
+                    Some(first) => {
+                        let (true, Some(last)) = (hy.clean, hy.last) else {
+                            clean = false;
+                            return false;
+                        };
+                        seams.push((
+                            from,
+                            Some(RecordStart { byte: first.0, line: top.line + lf + first.1 }),
+                        ));
+                        records += hy.starts - 1;
+                        let gap = first.0.saturating_sub(from.byte);
+                        from = RecordStart { byte: last.0, line: top.line + lf + last.1 };
+                        gap
+                    }
+                    // No record starts in the chunk: the one at `from`
+                    // goes on past its end at least.
+                    None => end.saturating_sub(from.byte),
+                };
+                lf += s.lf;
+                inside ^= s.odd_quotes;
+                // Bytes from one record start to the next, terminator
+                // included (two bytes at most): over the limit, the
+                // reader fails there.
+                if next_start > opts.max_record + 2 {
+                    clean = false;
+                }
+                clean
+            },
+        );
+        if !clean {
+            return None;
         }
         seams.push((from, None));
         for (from, to) in seams {
@@ -135,7 +182,7 @@ impl ParallelReader {
             }
             records += out.count;
         }
-        self.mode = Mode::Scanned { threads: self.par.thread_count(), chunks: scans.len() };
+        self.mode = Mode::Scanned { threads: self.par.thread_count(), chunks };
         Some(records - header)
     }
 }

@@ -11,8 +11,11 @@
 //!    (which starts outside quotes) picks the real hypothesis of each chunk,
 //!    hence where each task starts, its line, and how many records come
 //!    before it. With [relative numbers](ParallelReader::relative_numbers),
-//!    phase 1 only scans the first kilobytes of each chunk and guesses its
-//!    first record start (`speculate.rs`).
+//!    there is no phase 1: the worker that takes a chunk in phase 2 scans
+//!    its first kilobytes and guesses its first record start
+//!    (`speculate.rs`), so nothing is read ahead of the records, and an
+//!    error (an over-limit record, say) is met without reading the rest of
+//!    the file.
 //! 2. Phase 2, parallel: each task runs the real sequential [`Reader`] from
 //!    its start up to the first record that starts at or past the next
 //!    task's start. The caller's thread then checks, in file order, that
@@ -184,8 +187,8 @@ impl ParallelReader {
     /// them again: quote parity and `\n` bytes for every chunk's start and
     /// line, and the record starts in every chunk, which costs about a
     /// third of the parse. With relative numbers, `fold` and
-    /// `for_each_ordered` only scan the first kilobytes of each chunk and
-    /// guess where its first record starts (a wrong quote hypothesis gives
+    /// `for_each_ordered` only scan the first kilobytes of each chunk, when
+    /// a worker takes it, and guess where its first record starts (a wrong quote hypothesis gives
     /// itself away within a few records); the checks in file order then
     /// fix the numbers, and read a task whose guess was wrong again from
     /// where the task before it stopped. `for_each`, whose closure cannot
@@ -593,36 +596,46 @@ impl ParallelReader {
         let bom_len = bom_len(file);
         let par = self.par;
         let exact = !self.relative;
-        let planned = if exact || !self.speculative {
+        let tasks = if exact || !self.speculative {
             let opts = ScanOpts {
                 quote: cfg.quoting.then_some(cfg.quote),
                 skip_empty: cfg.skip_empty_lines,
                 starts: exact,
             };
-            plan::plan(file, len, bom_len, &par, cfg.kernel, opts)
+            match plan::plan(file, len, bom_len, &par, cfg.kernel, opts) {
+                Ok(t) => Tasks::Planned(t),
+                Err(e) => {
+                    let rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
+                    return sequential(rdr, self.par.chunk_len(), init, work, consume);
+                }
+            }
         } else {
             let opts = CountOpts::new(cfg, ctx.expected);
-            speculate::speculate(file, len, bom_len, &par, cfg.kernel, opts)
-        };
-        let tasks = match planned {
-            Ok(t) => t,
-            Err(e) => {
-                let rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
-                return sequential(rdr, self.par.chunk_len(), init, work, consume);
-            }
+            let chunk = par.chunk_len();
+            Tasks::Guessed(speculate::Guesser::new(file, len, bom_len, chunk, cfg.kernel, opts))
         };
 
         // Check each task against the one before it, in file order.
         let threads = par.thread_count();
         let mut verifier = Verifier::new(exact);
+        let mut run = 0;
         swath::parallel::run_ordered(
             tasks.len(),
             threads,
             2 * threads,
-            |i| ctx.run(&tasks[i], init(), work),
-            |i, out| verifier.check(i, out, &tasks, &ctx, init, work, consume),
+            |i| tasks.get(i).map(|t| (t, ctx.run(&t, init(), work))),
+            |i, out| match out {
+                Some((task, out)) => {
+                    run += 1;
+                    verifier.check(i, out, &task, &ctx, init, work, consume)
+                }
+                // A chunk without a guessed start: its records are the
+                // task's before.
+                None => true,
+            },
         );
-        let (tasks, reread) = (tasks.len(), verifier.reread);
+        verifier.finish();
+        let (tasks, reread) = (run, verifier.reread);
         let Some(resume) = verifier.resume else {
             self.mode = Mode::Parallel { threads, tasks, reread };
             return verifier.outcome;
@@ -635,6 +648,30 @@ impl ParallelReader {
         self.mode = Mode::Resumed { byte: at.byte, reason: resume.why };
         let rdr = ctx.reader_at(at.byte, at.line, resume.records)?;
         sequential(rdr, par.chunk_len(), init, work, consume)
+    }
+}
+
+/// Phase 2's tasks: planned by phase 1 before any is read, or guessed
+/// one chunk at a time by the worker that reads it.
+enum Tasks<'a> {
+    Planned(Vec<plan::Task>),
+    Guessed(speculate::Guesser<'a>),
+}
+
+impl Tasks<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Tasks::Planned(t) => t.len(),
+            Tasks::Guessed(g) => g.chunks(),
+        }
+    }
+
+    /// Task `i`, if there is one (a chunk may have no guessed start).
+    fn get(&self, i: usize) -> Option<plan::Task> {
+        match self {
+            Tasks::Planned(t) => t.get(i).copied(),
+            Tasks::Guessed(g) => g.task(i),
+        }
     }
 }
 

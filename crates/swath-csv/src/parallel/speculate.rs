@@ -12,12 +12,18 @@
 //! time, until one hypothesis has a record start and is clean while the
 //! other is not.
 //!
+//! The parallel reader guesses each chunk's start when a worker takes the
+//! chunk ([`Guesser`]); split plans guess all of them first
+//! ([`speculate`]).
+//!
 //! A guess is never trusted: phase 2 checks every task's first record
 //! against where the reader of the task before it stopped, and re-reads a
 //! task whose guess was wrong from there (`ParallelReader::run`).
 
-use swath::ReadAt;
+use std::sync::Mutex;
 
+use swath::range::{nth_range, range_count};
+use swath::ReadAt;
 use swath::{Buffer, Parallel};
 
 use super::plan::{read_after, read_into, Task};
@@ -56,6 +62,62 @@ pub(crate) fn speculate(
         tasks[i].end = tasks[i + 1].start;
     }
     Ok(tasks)
+}
+
+/// Guesses made one chunk at a time, by phase 2's workers as they take
+/// the chunks (`ParallelReader::run`): no pass over the whole file comes
+/// before the first record is read, so an error near the top is met
+/// without the rest of the file being touched.
+pub(crate) struct Guesser<'a> {
+    pub(crate) file: &'a dyn ReadAt,
+    pub(crate) len: u64,
+    pub(crate) bom: u64,
+    pub(crate) chunk: u64,
+    pub(crate) kernel: Kernel,
+    pub(crate) opts: CountOpts,
+    /// Window buffers of finished guesses, for the next ones.
+    spare: Mutex<Vec<Buffer>>,
+}
+
+impl<'a> Guesser<'a> {
+    pub(crate) fn new(
+        file: &'a dyn ReadAt,
+        len: u64,
+        bom: u64,
+        chunk: u64,
+        kernel: Kernel,
+        opts: CountOpts,
+    ) -> Guesser<'a> {
+        Guesser { file, len, bom, chunk, kernel, opts, spare: Mutex::default() }
+    }
+
+    /// The number of chunks, hence of tasks.
+    pub(crate) fn chunks(&self) -> usize {
+        range_count(self.len, self.chunk)
+    }
+
+    /// Chunk `i`'s task: from the top for the first, else from its guessed
+    /// first record start to the chunk's end (the task reads on to the
+    /// first record that starts there or past it). `None` for a chunk
+    /// without a guess, or whose bytes could not be read: the task before
+    /// then reads its records (and meets the error, if it is real).
+    pub(crate) fn task(&self, i: usize) -> Option<Task> {
+        let r = nth_range(self.len, self.chunk, i);
+        if i == 0 {
+            return Some(Task { start: 0, end: r.end, line: 1, records_before: 0, predicted: 0 });
+        }
+        let taken = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut buf = taken.unwrap_or_else(|| Buffer::with_capacity(WINDOW as usize + 1));
+        let (file, len, bom) = (self.file, self.len, self.bom);
+        let guess = first_start(file, len, bom, r.start, r.end, &mut buf, self.kernel, self.opts);
+        self.spare.lock().unwrap_or_else(|e| e.into_inner()).push(buf);
+        match guess {
+            Ok(Some(start)) if start > bom && start < len => {
+                Some(Task { start, end: r.end, line: 1, records_before: 0, predicted: 0 })
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The guessed first record start of the chunk `a..b` (`None` for the

@@ -54,14 +54,14 @@ impl<E: From<Error>> Verifier<E> {
         Verifier { exact, base: 0, prev: None, reread: 0, resume: None, outcome: Ok(()) }
     }
 
-    /// Check task `i`'s result `out` and hand its accumulator to `consume`;
+    /// Check the result `out` of `task` (the `i`th) and hand its accumulator to `consume`;
     /// false stops the run (a failed check, the end of input, an error).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn check<A, I, W, C>(
         &mut self,
         i: usize,
         mut out: TaskOut<A, E>,
-        tasks: &[Task],
+        task: &Task,
         ctx: &Ctx<'_>,
         init: &I,
         work: &W,
@@ -107,7 +107,7 @@ impl<E: From<Error>> Verifier<E> {
                     // A wrong guess (or a broken quote parity): read this
                     // task again from where the one before stopped, with
                     // exact numbers.
-                    out = ctx.run(&self.exact_task(&tasks[i], last), init(), work);
+                    out = ctx.run(&self.exact_task(task, last), init(), work);
                     absolute = true;
                     self.reread += 1;
                 }
@@ -117,18 +117,32 @@ impl<E: From<Error>> Verifier<E> {
                 // task again with exact numbers, so that its error is the
                 // one a sequential read meets (errors are rare; the work
                 // runs twice on this task only).
-                out = ctx.run(&self.exact_task(&tasks[i], last), init(), work);
+                out = ctx.run(&self.exact_task(task, last), init(), work);
                 lines = 0;
             }
         }
         let last = out.last.map(|s| RecordStart { byte: s.byte, line: s.line + lines });
-        self.prev = Some(Checked { last, count: out.count, predicted: tasks[i].predicted });
+        self.prev = Some(Checked { last, count: out.count, predicted: task.predicted });
         self.base += out.count;
         self.outcome = consume(out.acc);
         if let (Ok(()), Some(e)) = (&self.outcome, out.error) {
             self.outcome = Err(e);
         }
         self.outcome.is_ok()
+    }
+
+    /// After the last task: when it stopped at a record start rather than
+    /// at the end of input (the chunks after it had no guessed start, or
+    /// their guesses could not be read), the sequential read goes on from
+    /// there.
+    pub(super) fn finish(&mut self) {
+        if self.resume.is_some() || self.outcome.is_err() {
+            return;
+        }
+        if let Some(Checked { last: Some(at), .. }) = self.prev {
+            let why = format!("no chunk after byte {} had a start found", at.byte);
+            self.resume = Some(Resume { at: Some(at), records: self.base, why });
+        }
     }
 
     /// `task` from `start` (where the task before stopped, verified), its
