@@ -25,7 +25,8 @@ use crate::csv::DialectArgs;
   swath sql \"SELECT city, avg(score) FROM 'data.csv' GROUP BY city\"
   swath sql --table t=data.csv \"SELECT count(*) FROM t WHERE score > 50\"
   swath sql --table a=a.csv --table b=dir/ \"SELECT * FROM a JOIN b USING (id)\" --csv
-  swath sql -d tab \"SELECT * FROM 'x.tsv' LIMIT 5\" --json")]
+  swath sql -d tab \"SELECT * FROM 'x.tsv' LIMIT 5\" --json
+  swath sql --memory 256M \"SELECT * FROM 'big.csv' ORDER BY ts\" --csv")]
 pub struct Args {
     /// The query (DataFusion's SQL).
     query: String,
@@ -52,6 +53,16 @@ pub struct Args {
     /// answers are the same.
     #[arg(long)]
     string_view: bool,
+    /// Hold the query's operators (sort, GROUP BY, joins) to SIZE bytes
+    /// (like 64M or 2G), spilling to temporary files past it; the readers
+    /// add a constant per thread (docs/memory.md). Default: no limit.
+    #[arg(long, value_name = "SIZE", value_parser = crate::csv::parse_size)]
+    memory: Option<usize>,
+    /// Where spills go with --memory (default: $TMPDIR or /tmp). A
+    /// directory of swath's own is made inside it and removed at the end,
+    /// on errors and on Ctrl-C too.
+    #[arg(long, value_name = "DIR", requires = "memory")]
+    spill_dir: Option<std::path::PathBuf>,
 }
 
 /// Run `swath sql`.
@@ -69,11 +80,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
+    if let Some(limit) = args.memory {
+        let _ = MEMORY_LIMIT.set(limit);
+    }
     let mut cfg = SessionConfig::new().with_target_partitions(threads);
     if args.split_size.is_some() {
         cfg = cfg.with_repartition_file_min_size(0);
     }
-    let ctx = SessionContext::new_with_config(cfg);
+    if let Some(limit) = args.memory {
+        // Each partition's sort keeps this much back to merge its spills
+        // (10 MiB by default, more than a small limit holds for two
+        // partitions): a quarter of a partition's share, at most the
+        // default.
+        let exec = &mut cfg.options_mut().execution;
+        let share = limit / (4 * threads.max(1));
+        exec.sort_spill_reservation_bytes = exec.sort_spill_reservation_bytes.min(share);
+    }
+    // Declared before the session, so it is removed after the session's
+    // spill files are.
+    let spill;
+    let ctx = match args.memory {
+        Some(limit) => {
+            let base = args.spill_dir.clone().unwrap_or_else(std::env::temp_dir);
+            spill = SpillDir::new(&base)?;
+            let runtime =
+                swath_datafusion::memory_limited_runtime(limit, spill.path()).map_err(df_error)?;
+            SessionContext::new_with_config_rt(cfg, runtime)
+        }
+        None => SessionContext::new_with_config(cfg),
+    };
     if args.dialect.is_auto() {
         bail!("swath sql: -d auto is not supported; give the delimiter (swath csv sniff FILE finds it)");
     }
@@ -175,12 +210,54 @@ async fn register_remote(
 }
 
 /// A DataFusion error as ours: a CSV error by its own message (the file,
-/// record, line and byte), others as DataFusion says them.
+/// record, line and byte), a query over the memory limit by the limit,
+/// others as DataFusion says them.
 fn df_error(e: DataFusionError) -> anyhow::Error {
     if let Some(c) = swath_datafusion::csv_error(&e) {
         return anyhow!("{c}");
     }
+    if swath_datafusion::is_out_of_memory(&e) {
+        let limit = MEMORY_LIMIT.get().map_or(String::new(), |l| format!(" of {l} bytes"));
+        return anyhow!(
+            "the query does not fit in the memory limit{limit} (--memory), even spilling to \
+             disk: {}",
+            e.strip_backtrace()
+        );
+    }
     anyhow!("{}", e.strip_backtrace())
+}
+
+/// The --memory limit, for the error that names it.
+static MEMORY_LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// The directory a query spills into: made for this run under the
+/// base directory, removed when dropped, and on Ctrl-C (registered with
+/// the output module's interrupt handler).
+struct SpillDir(std::path::PathBuf);
+
+impl SpillDir {
+    fn new(base: &Path) -> Result<SpillDir> {
+        crate::output::remove_on_interrupt();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir = base.join(format!("swath-sql-spill-{}-{nanos:08x}", std::process::id()));
+        std::fs::create_dir(&dir)
+            .with_context(|| format!("cannot make the spill directory {}", dir.display()))?;
+        crate::output::register_temp(&dir);
+        Ok(SpillDir(dir))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+        crate::output::unregister_temp(&self.0);
+    }
 }
 
 /// CSV or JSON lines to standard output, batch by batch.

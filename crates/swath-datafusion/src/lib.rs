@@ -16,6 +16,8 @@
 //!   the plan), scanned by [`SwathCsvSource`] (projection and `LIMIT`
 //!   pushed down to decoding).
 //! - [`SwathCsvExt::register_swath_csv`]: a file or directory as a table.
+//! - [`memory_limited_runtime`]: queries held to a memory limit, spilling
+//!   to disk.
 //!
 //! # Examples
 //!
@@ -41,6 +43,7 @@
 pub mod codec;
 mod error;
 mod format;
+mod memory;
 mod opener;
 mod options;
 mod paths;
@@ -53,6 +56,7 @@ mod table;
 pub use datafusion;
 pub use error::csv_error;
 pub use format::SwathCsvFormat;
+pub use memory::{is_out_of_memory, memory_limited_runtime};
 pub use options::SwathCsvOptions;
 pub use register::SwathCsvExt;
 pub use source::SwathCsvSource;
