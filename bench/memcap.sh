@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `bench/run memcap`: swath's reading commands finish on a large file (4 GiB
-# by default) inside a memory cgroup capped at 64 MiB (issue 19): `count`,
-# `csv count`, `csv check`, `csv select`, `csv to-parquet`. Each runs under
-# the cap with the page cache charged to the cgroup too (cgroup v1) or not
-# (v2); the cgroup's peak and the process's own peak RSS are printed.
+# `bench/run memcap`: swath's reading commands on a large file (4 GiB by
+# default), each run uncapped and then inside a memory cgroup capped at
+# 64 MiB (issues 19 and 39), with the ratio of the two times: `count`,
+# `csv count|check|select|stats|to-arrow|to-parquet` and `sql --memory`.
+# The page cache is charged to the cgroup too (cgroup v1) or not (v2); the
+# cgroup's peak and the process's own peak RSS (capped run) are printed.
 # Not a CI test: it writes a file of --size bytes and takes minutes.
 #
 #   bench/run memcap [--size 4G] [--cap 64M] [--dir DIR] [--threads T]
@@ -66,35 +67,53 @@ echo "== generating $rows rows (about $size) into $csv"
 "$swath" gen csv --rows "$rows" --seed 1 "$csv"
 ls -l "$csv"
 
-echo "== under a $cap memory cgroup ($kind): command, seconds, cgroup peak MiB, process peak RSS MiB, exit"
-echo $$ > "$cg/cgroup.procs"
+echo "== each command uncapped, then under a $cap memory cgroup ($kind), both from a cold page cache"
+printf '%-28s %9s %9s %7s  %9s %9s  %s\n' command uncapped capped ratio "cg peak" "own RSS" exit
 failed=0
+# One timed run: seconds on stdout, the process's peak RSS (KiB) in $rss_file.
+rss_file=$dir/swath-memcap-$$.rss
+timed() {
+    # Start each run with a cold page cache, so that the file's pages it
+    # reads are charged to the capped group (v1 charges page cache to the
+    # group that first touched it), and uncapped runs read as much from disk.
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    local start end
+    start=$(date +%s.%N)
+    /usr/bin/time -f '%M' -o "$rss_file" "$@" > /dev/null || return $?
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }'
+}
 run() {
     local name=$1
     shift
-    # Start each command with a cold page cache, so that the file's pages
-    # it reads are charged to the capped group (v1 charges page cache to
-    # the group that first touched it).
-    sync
-    echo 3 > /proc/sys/vm/drop_caches
+    local free capped rc=0
+    free=$(timed "$@") || rc=$?
     echo 0 > "$peak_file" 2>/dev/null || true # v1: reset the peak; v2's cannot be
-    local start end rc=0
-    start=$(date +%s.%N)
-    /usr/bin/time -f '%M' -o "$dir/swath-memcap-$$.rss" "$@" > /dev/null || rc=$?
-    end=$(date +%s.%N)
+    # The capped run joins the group first, then becomes the command.
+    capped=$(timed sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@") || rc=$?
     local rss peak
-    rss=$(( $(tail -1 "$dir/swath-memcap-$$.rss") / 1024 ))
+    rss=$(( $(tail -1 "$rss_file") / 1024 ))
     peak=$(( $(cat "$peak_file") / 1048576 ))
-    printf '%-28s %7.2f s  %5d MiB  %5d MiB  exit %d\n' "$name" \
-        "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$peak" "$rss" "$rc"
+    printf '%-28s %7s s %7s s %6sx  %5d MiB %5d MiB  exit %d\n' "$name" "$free" "$capped" \
+        "$(awk -v a="$free" -v b="$capped" 'BEGIN { if (a > 0) printf "%.2f", b / a }')" \
+        "$peak" "$rss" "$rc"
     [ "$rc" = 0 ] || failed=1
-    rm -f "$dir/swath-memcap-$$.rss"
 }
 run "count" "$swath" count -t "$threads" "$csv"
 run "count --mmap" "$swath" count -t "$threads" --mmap "$csv"
 run "csv count" "$swath" csv count -t "$threads" "$csv"
 run "csv check" "$swath" csv check -t "$threads" "$csv"
 run "csv select -c id,city" "$swath" csv select -t "$threads" -c id,city "$csv"
+run "csv stats" "$swath" csv stats -t "$threads" "$csv"
+run "csv to-arrow" "$swath" csv to-arrow -t "$threads" -o "$out.arrow" "$csv"
 run "csv to-parquet" "$swath" csv to-parquet -t "$threads" -o "$out" "$csv"
 run "csv to-parquet -t 1" "$swath" csv to-parquet -t 1 -o "$out" "$csv"
+if "$swath" sql --help > /dev/null 2>&1; then
+    run "sql GROUP BY --memory $cap" "$swath" sql -t "$threads" --memory "$cap" --csv \
+        "SELECT city, count(*), avg(score) FROM '$csv' GROUP BY city"
+else
+    echo "(swath sql: not in this build; SWATH_CLI names a lean swath)"
+fi
+rm -f "$rss_file" "$out.arrow"
 exit "$failed"

@@ -27,6 +27,7 @@ mod progress;
 mod remote;
 mod shell;
 mod sidecar;
+mod small_memory;
 #[cfg(feature = "sql")]
 mod sql;
 
@@ -63,6 +64,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    small_memory::fit_allocator_to_limit();
     remote::install();
     let cli = Cli::parse();
     let result = match cli.command {

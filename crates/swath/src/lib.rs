@@ -46,6 +46,7 @@ mod feed;
 mod fills;
 pub mod index;
 mod lines;
+pub mod memory;
 pub mod mmap;
 pub mod parallel;
 pub mod range;
