@@ -4,7 +4,9 @@
 //! mean and variance merge by Chan's formula (Welford within a chunk), the
 //! distinct set is a union that gives up past its cap. Memory is flat: a
 //! few numbers, two copies of the lexicographic extremes, and at most
-//! `cap` distinct values per column.
+//! `cap` distinct values per column, of which those of [`LONG`] bytes or
+//! more are kept as a 128-bit digest rather than a copy (so a huge field is
+//! held twice here, as the extremes, not three times: `docs/memory.md`).
 
 use std::collections::HashSet;
 
@@ -57,13 +59,43 @@ pub struct Column {
     pub first: Option<Vec<u8>>,
     /// Lexicographically last value.
     pub last: Option<Vec<u8>>,
-    /// Distinct non-empty values, until there are more than the cap.
+    /// Distinct non-empty values shorter than [`LONG`], until there are
+    /// more than the cap (with `long_distinct`).
     pub distinct: HashSet<Vec<u8>, Seeded>,
+    /// Distinct values of [`LONG`] bytes or more, by length and digest.
+    pub long_distinct: HashSet<Digest>,
     /// More distinct values than the cap.
     pub overflow: bool,
 }
 
+/// Values this long or longer are counted as distinct by their digest.
+pub const LONG: usize = 4096;
+
+/// A long value's length and two SipHash values under keys random per
+/// process: two values collide with a chance of about 2^-128.
+pub type Digest = (usize, u64, u64);
+
+fn digest(field: &[u8]) -> Digest {
+    use std::hash::BuildHasher;
+    static KEYS: std::sync::OnceLock<[std::collections::hash_map::RandomState; 2]> =
+        std::sync::OnceLock::new();
+    let keys = KEYS.get_or_init(Default::default);
+    (field.len(), keys[0].hash_one(field), keys[1].hash_one(field))
+}
+
 impl Column {
+    /// Distinct non-empty values (meaningless once `overflow` is set).
+    pub fn distinct_count(&self) -> usize {
+        self.distinct.len() + self.long_distinct.len()
+    }
+
+    /// Stop counting distinct values: more than the cap.
+    fn give_up_distinct(&mut self) {
+        self.overflow = true;
+        self.distinct = HashSet::default();
+        self.long_distinct = HashSet::default();
+    }
+
     /// Account for one field.
     pub fn add(&mut self, field: &[u8], cap: usize) {
         if field.is_empty() {
@@ -109,10 +141,21 @@ impl Column {
             None => self.last = Some(field.to_vec()),
             _ => {}
         }
-        if !self.overflow && !self.distinct.contains(field) {
-            if self.distinct.len() >= cap {
-                self.overflow = true;
-                self.distinct = HashSet::default();
+        if self.overflow {
+            return;
+        }
+        if field.len() >= LONG {
+            let d = digest(field);
+            if !self.long_distinct.contains(&d) {
+                if self.distinct_count() >= cap {
+                    self.give_up_distinct();
+                } else {
+                    self.long_distinct.insert(d);
+                }
+            }
+        } else if !self.distinct.contains(field) {
+            if self.distinct_count() >= cap {
+                self.give_up_distinct();
             } else {
                 self.distinct.insert(field.to_vec());
             }
@@ -182,17 +225,22 @@ impl Column {
             }
         }
         if self.overflow || other.overflow {
-            self.overflow = true;
-            self.distinct = HashSet::default();
-        } else {
-            for v in other.distinct {
-                if self.distinct.len() >= cap && !self.distinct.contains(&v) {
-                    self.overflow = true;
-                    self.distinct = HashSet::default();
-                    break;
-                }
-                self.distinct.insert(v);
+            self.give_up_distinct();
+            return;
+        }
+        for v in other.distinct {
+            if self.distinct_count() >= cap && !self.distinct.contains(&v) {
+                self.give_up_distinct();
+                return;
             }
+            self.distinct.insert(v);
+        }
+        for d in other.long_distinct {
+            if self.distinct_count() >= cap && !self.long_distinct.contains(&d) {
+                self.give_up_distinct();
+                return;
+            }
+            self.long_distinct.insert(d);
         }
     }
 
@@ -301,5 +349,32 @@ mod tests {
         assert!(!a.overflow && a.distinct.len() == 3);
         let i = col(&["9223372036854775807", "9223372036854775807"], 3);
         assert_eq!(i.isum, 2 * i128::from(i64::MAX));
+    }
+
+    /// Long values count by digest, short ones by value: the same counts,
+    /// the same cap, the same merge, with one copy fewer of a long value.
+    #[test]
+    fn long_values_are_counted_by_digest() {
+        let long = |c: char, n: usize| c.to_string().repeat(n);
+        let (a, b) = (long('a', LONG), long('b', LONG));
+        let a2 = format!("{a}a");
+        let values: Vec<&str> = vec![&a, "x", &b, &a, &a2, "x", &b];
+        let c = col(&values, 10);
+        assert_eq!((c.distinct.len(), c.long_distinct.len(), c.distinct_count()), (1, 3, 4));
+        assert_eq!(
+            (c.first.as_deref(), c.last.as_deref()),
+            (Some(a.as_bytes()), Some(b"x".as_ref()))
+        );
+        assert!(col(&values, 3).overflow);
+        for split in 0..=values.len() {
+            let mut m = col(&values[..split], 10);
+            m.merge(col(&values[split..], 10), 10);
+            assert_eq!((m.distinct_count(), m.overflow), (4, false), "split at {split}");
+            let mut m = col(&values[..split], 3);
+            m.merge(col(&values[split..], 3), 3);
+            assert!(m.overflow, "split at {split}");
+        }
+        // One short of the length is a value, not a digest.
+        assert_eq!(col(&[&long('a', LONG - 1)], 10).long_distinct.len(), 0);
     }
 }

@@ -95,7 +95,7 @@ pub fn json(
         if c.overflow {
             write!(out, ",\"cardinality\":null,\"cardinality_above\":{cap}}}")?;
         } else {
-            write!(out, ",\"cardinality\":{},\"cardinality_above\":null}}", c.distinct.len())?;
+            write!(out, ",\"cardinality\":{},\"cardinality_above\":null}}", c.distinct_count())?;
         }
     }
     writeln!(out, "]}}")
@@ -136,7 +136,7 @@ pub fn table(
         } else {
             Default::default()
         };
-        let distinct = if c.overflow { format!("> {cap}") } else { c.distinct.len().to_string() };
+        let distinct = if c.overflow { format!("> {cap}") } else { c.distinct_count().to_string() };
         rows.push(vec![
             cell(name),
             c.type_name().to_string(),
