@@ -1,6 +1,8 @@
 //! `swath csv to-parquet`, `to-arrow` and `schema` run as the real binary,
 //! and real peers (pyarrow, DuckDB) reading what it writes.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -499,31 +501,12 @@ cols = [list(c) for c in zip(*rows)] if rows else [[] for _ in desc]
 print(json.dumps({"reader": "duckdb", "rows": len(rows), "types": [d[1] for d in desc], "sums": sums(cols)}))
 "#;
 
-/// The Python with pyarrow and DuckDB that `.ci/peers.sh` installed.
-fn peer_python() -> Option<String> {
-    match std::env::var("SWATH_PEER_PYTHON") {
-        Ok(p) if !p.is_empty() => Some(p),
-        _ => {
-            let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-            assert!(
-                !ci,
-                "SWATH_PEER_PYTHON is not set in CI: run `SWATH_PEER_PYTHON=$(.ci/peers.sh)` first"
-            );
-            eprintln!(
-                "\n*** SKIPPED peer_readers_agree_with_swath: SWATH_PEER_PYTHON is not set \
-                 (run `export SWATH_PEER_PYTHON=$(.ci/peers.sh)` to install pyarrow and DuckDB) ***\n"
-            );
-            None
-        }
-    }
-}
-
 /// Parquet (plain text columns and `--string-view`) and an Arrow IPC file
 /// of string views, each read by pyarrow and DuckDB: the same rows, types
 /// and per-column checksums as swath's sequential reading of the CSV.
 #[test]
 fn peer_readers_agree_with_swath() {
-    let Some(python) = peer_python() else { return };
+    let Some(python) = common::peer_python("peer_readers_agree_with_swath") else { return };
     let dir = tempfile::tempdir().unwrap();
     let data = generate(20_000);
     let input = file(&dir, "in.csv", &data);

@@ -6,6 +6,8 @@
 
 #![cfg(feature = "sql")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -110,7 +112,9 @@ fn group_by_and_order_by_spill_under_the_limit_and_agree() {
     }
 
     // DuckDB's answers, where the peers are installed (always in CI).
-    let Some(python) = peer_python() else { return };
+    let Some(python) = common::peer_python("the DuckDB check of swath sql --memory") else {
+        return;
+    };
     for (sql, swath_out) in [(GROUP_BY, &got), (ORDER_BY, &got_sorted)] {
         let out_csv = dir.path().join("duckdb.csv");
         let script = format!(
@@ -182,22 +186,4 @@ fn has_file(dir: &Path) -> bool {
             true
         }
     })
-}
-
-/// The peers' Python (pyarrow, DuckDB): `SWATH_PEER_PYTHON`, set by
-/// `.ci/peers.sh`. Required in CI; elsewhere the DuckDB check skips, saying
-/// so loudly.
-fn peer_python() -> Option<String> {
-    match std::env::var("SWATH_PEER_PYTHON") {
-        Ok(p) if !p.is_empty() => Some(p),
-        _ => {
-            let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-            assert!(!ci, "SWATH_PEER_PYTHON is not set in CI: run `.ci/peers.sh` first");
-            eprintln!(
-                "\n*** SKIPPED the DuckDB check of swath sql --memory: SWATH_PEER_PYTHON is not \
-                 set (SWATH_PEER_PYTHON=$(bash .ci/peers.sh) to run it) ***\n"
-            );
-            None
-        }
-    }
 }

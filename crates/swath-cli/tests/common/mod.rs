@@ -56,3 +56,25 @@ pub fn run_to_end(mut cmd: Command) -> Finished {
         bytes_read,
     }
 }
+
+/// The Python with pyarrow and DuckDB that `.ci/peers.sh` installed
+/// (`SWATH_PEER_PYTHON`). Required in CI; elsewhere the check named `what`
+/// skips, saying so loudly.
+#[allow(dead_code)]
+pub fn peer_python(what: &str) -> Option<String> {
+    match std::env::var("SWATH_PEER_PYTHON") {
+        Ok(p) if !p.is_empty() => Some(p),
+        _ => {
+            let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+            assert!(
+                !ci,
+                "SWATH_PEER_PYTHON is not set in CI: run `SWATH_PEER_PYTHON=$(.ci/peers.sh)` first"
+            );
+            eprintln!(
+                "\n*** SKIPPED {what}: SWATH_PEER_PYTHON is not set (run `export \
+                 SWATH_PEER_PYTHON=$(.ci/peers.sh)` to install pyarrow and DuckDB) ***\n"
+            );
+            None
+        }
+    }
+}
