@@ -21,13 +21,13 @@
 //! which meets the exact error. So the answer is the reader's, always.
 
 use std::path::Path;
-use std::sync::Mutex;
 use swath::ReadAt;
 
 use swath::range::{nth_range, range_count};
 use swath::{Buffer, Source};
 
 use super::plan::{read_after, read_into, Task};
+use super::spares::Spares;
 use super::task::Ctx;
 use super::validator::{CountOpts, CountScan, Validator};
 use super::{not_parity_safe, Mode, ParallelReader};
@@ -76,7 +76,7 @@ impl ParallelReader {
             builder: &seam_builder,
             headers: None,
             expected: None,
-            spare: Mutex::default(),
+            spare: Spares::default(),
         };
 
         let mut pre = ctx.reader_at(0, 1, 0).ok()?;
@@ -101,7 +101,7 @@ impl ParallelReader {
         let chunk = par.chunk_len();
         let chunks = range_count(len, chunk);
         let threads = par.thread_count().clamp(1, chunks.max(1));
-        let spare = Mutex::new(Vec::new());
+        let spare = Spares::default();
 
         // The chain, in file order as the chunks' scans come in: the real
         // hypothesis of each chunk, and the seams between the chunks' first
@@ -120,11 +120,11 @@ impl ParallelReader {
             SCANS_AHEAD * threads,
             |i| {
                 let r = nth_range(len, chunk, i);
-                let taken = spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
-                let mut buf = taken.unwrap_or_else(|| Buffer::with_capacity(PIECE as usize + 1));
+                let mut buf =
+                    spare.take().unwrap_or_else(|| Buffer::with_capacity(PIECE as usize + 1));
                 let out =
                     scan_chunk(file, len, top.byte, r.start, r.end, &mut buf, cfg.kernel, opts);
-                spare.lock().unwrap_or_else(|e| e.into_inner()).push(buf);
+                spare.give(buf);
                 out.map(|s| (s, r.end))
             },
             |_, out| {

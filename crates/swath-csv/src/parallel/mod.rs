@@ -79,6 +79,7 @@ mod mode;
 mod plan;
 mod records;
 mod settle;
+mod spares;
 mod speculate;
 mod task;
 mod validator;
@@ -97,7 +98,6 @@ pub(crate) mod for_splits {
 }
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use swath::{Parallel, Source};
 
@@ -188,8 +188,8 @@ impl ParallelReader {
     /// line, and the record starts in every chunk, which costs about a
     /// third of the parse. With relative numbers, `fold` and
     /// `for_each_ordered` only scan the first kilobytes of each chunk, when
-    /// a worker takes it, and guess where its first record starts (a wrong quote hypothesis gives
-    /// itself away within a few records); the checks in file order then
+    /// a worker takes it, and guess where its first record starts (a wrong
+    /// quote hypothesis gives itself away within a few records); the checks in file order then
     /// fix the numbers, and read a task whose guess was wrong again from
     /// where the task before it stopped. `for_each`, whose closure cannot
     /// take back what it saw, keeps the full pass (record numbers still
@@ -564,7 +564,7 @@ impl ParallelReader {
             builder: &self.builder,
             headers: None,
             expected: None,
-            spare: Mutex::default(),
+            spare: spares::Spares::default(),
         };
 
         // The header row and the field count, from the top: every task

@@ -20,13 +20,12 @@
 //! against where the reader of the task before it stopped, and re-reads a
 //! task whose guess was wrong from there (`ParallelReader::run`).
 
-use std::sync::Mutex;
-
 use swath::range::{nth_range, range_count};
 use swath::ReadAt;
 use swath::{Buffer, Parallel};
 
 use super::plan::{read_after, read_into, Task};
+use super::spares::Spares;
 use super::validator::{CountOpts, CountScan, Hypothesis, Validator};
 use crate::classify::Kernel;
 
@@ -76,7 +75,7 @@ pub(crate) struct Guesser<'a> {
     pub(crate) kernel: Kernel,
     pub(crate) opts: CountOpts,
     /// Window buffers of finished guesses, for the next ones.
-    spare: Mutex<Vec<Buffer>>,
+    spare: Spares,
 }
 
 impl<'a> Guesser<'a> {
@@ -88,7 +87,7 @@ impl<'a> Guesser<'a> {
         kernel: Kernel,
         opts: CountOpts,
     ) -> Guesser<'a> {
-        Guesser { file, len, bom, chunk, kernel, opts, spare: Mutex::default() }
+        Guesser { file, len, bom, chunk, kernel, opts, spare: Spares::default() }
     }
 
     /// The number of chunks, hence of tasks.
@@ -106,11 +105,11 @@ impl<'a> Guesser<'a> {
         if i == 0 {
             return Some(Task { start: 0, end: r.end, line: 1, records_before: 0, predicted: 0 });
         }
-        let taken = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut buf = taken.unwrap_or_else(|| Buffer::with_capacity(WINDOW as usize + 1));
+        let mut buf =
+            self.spare.take().unwrap_or_else(|| Buffer::with_capacity(WINDOW as usize + 1));
         let (file, len, bom) = (self.file, self.len, self.bom);
         let guess = first_start(file, len, bom, r.start, r.end, &mut buf, self.kernel, self.opts);
-        self.spare.lock().unwrap_or_else(|e| e.into_inner()).push(buf);
+        self.spare.give(buf);
         match guess {
             Ok(Some(start)) if start > bom && start < len => {
                 Some(Task { start, end: r.end, line: 1, records_before: 0, predicted: 0 })

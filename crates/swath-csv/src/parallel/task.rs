@@ -3,13 +3,13 @@
 //! first record past its end, and how many it read).
 
 use std::path::Path;
-use std::sync::Mutex;
 use swath::ReadAt;
 
-use swath::{Buffer, RangeReader};
+use swath::RangeReader;
 
 use super::plan::Task;
 use super::records::{ChunkRecords, Input};
+use super::spares::Spares;
 use crate::error::{Error, Result};
 use crate::reader::RecordStart;
 use crate::OwnedRecord;
@@ -26,7 +26,7 @@ pub(crate) struct Ctx<'a> {
     pub(crate) headers: Option<OwnedRecord>,
     pub(crate) expected: Option<usize>,
     /// Buffers of finished tasks' readers, for the next ones.
-    pub(crate) spare: Mutex<Vec<Buffer>>,
+    pub(crate) spare: Spares,
 }
 
 /// One task's result.
@@ -51,7 +51,7 @@ impl<'a> Ctx<'a> {
         records: u64,
     ) -> Result<Reader<Input<'a>>> {
         let src = Input::Range(RangeReader::new(self.file, byte..self.len));
-        let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let spare = self.spare.take();
         let mut rdr = match spare {
             Some(buf) => {
                 self.builder.validate()?;
@@ -101,7 +101,7 @@ impl<'a> Ctx<'a> {
             }
             Err(e) => out.error = Some(e),
         }
-        self.spare.lock().unwrap_or_else(|e| e.into_inner()).push(recs.rdr.into_buffer());
+        self.spare.give(recs.rdr.into_buffer());
         out
     }
 }
