@@ -165,7 +165,10 @@ fn every_reading_command_peaks_at_its_copies_of_the_record_plus_a_constant() {
 /// thread and on two, reads at most the bytes up to the record and past
 /// it by the limit, twice (the validating count gives up there and the
 /// reader reads again from the top), plus the chunks read ahead (a few
-/// 4 MiB chunks a thread); and it names the record's first byte.
+/// 4 MiB chunks a thread); and it names the record's first byte. The
+/// same for the commands on a split plan (`csv index`, `tail`, `sample`,
+/// `slice`, `swath sql`), whose quote-parity pass read the whole file
+/// before a split's reader met the error.
 #[test]
 fn an_over_limit_record_fails_without_reading_the_rest_of_the_file() {
     use std::io::Write;
@@ -186,7 +189,9 @@ fn an_over_limit_record_fails_without_reading_the_rest_of_the_file() {
     let limit = MIB;
     let dir_arg = |name: &str| dir.path().join(name).display().to_string();
     let (parquet, arrow) = (dir_arg("out.parquet"), dir_arg("out.arrow"));
-    let commands: Vec<Vec<&str>> = vec![
+    let index = dir_arg("out.swathidx");
+    let table = format!("t={}", path.display());
+    let mut commands: Vec<Vec<&str>> = vec![
         vec!["csv", "count"],
         vec!["csv", "check"],
         vec!["csv", "select", "-c", "1"],
@@ -196,17 +201,37 @@ fn an_over_limit_record_fails_without_reading_the_rest_of_the_file() {
         vec!["csv", "to-json"],
         vec!["csv", "to-arrow", "-o", &arrow],
         vec!["csv", "to-parquet", "-o", &parquet],
+        // The commands on a split plan: its quote-parity pass stops there.
+        vec!["csv", "index", "--index-file", &index],
+        vec!["csv", "tail", "-n", "1"],
+        vec!["csv", "sample", "-n", "1"],
+        vec!["csv", "slice", "--start", "1", "--end", "2"],
     ];
+    if cfg!(feature = "sql") {
+        commands.push(vec!["sql", "--table", &table, "SELECT count(*) FROM t"]);
+    }
     let bound = 2 * (bad_start + limit) + 64 * MIB;
     for args in &commands {
         for threads in ["1", "2"] {
             let out = dir.path().join("stderr");
+            // These plan on every core and read one split.
+            let on_every_core = ["index", "tail", "slice"].contains(&args[1]);
+            let threads_arg = if on_every_core { vec![] } else { vec!["-t", threads] };
+            if threads_arg.is_empty() && threads != "1" {
+                continue;
+            }
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_swath"));
-            cmd.args(args)
-                .args(["-t", threads, "--max-record-size", &limit.to_string()])
-                .arg(&path)
-                .stdout(Stdio::null())
-                .stderr(std::fs::File::create(&out).unwrap());
+            cmd.arg(args[0]);
+            if args[0] == "sql" {
+                cmd.args(&threads_arg).args(["--max-record-size", &limit.to_string()]);
+                cmd.args(&args[1..]);
+            } else {
+                cmd.args(&args[1..])
+                    .args(&threads_arg)
+                    .args(["--max-record-size", &limit.to_string()])
+                    .arg(&path);
+            }
+            cmd.stdout(Stdio::null()).stderr(std::fs::File::create(&out).unwrap());
             if args[1] == "check" {
                 // Its report of problems is its output.
                 cmd.stdout(std::fs::File::create(&out).unwrap());
@@ -231,7 +256,7 @@ fn an_over_limit_record_fails_without_reading_the_rest_of_the_file() {
         }
     }
     assert!(
-        !Path::new(&parquet).exists() && !Path::new(&arrow).exists(),
+        [&parquet, &arrow, &index].iter().all(|p| !Path::new(p).exists()),
         "a partial output was left"
     );
 }

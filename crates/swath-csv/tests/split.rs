@@ -436,3 +436,48 @@ fn empty_lines_before_the_header_longer_than_a_split() {
     check_file("lead.csv", b"\xef\xbb\xbf\n,b\n1,2\n", &b, 1..=14);
     check_file("lead-lines.csv", b"\n\n\n\na,b\n1,2\n3,4\n", &b, 1..=20);
 }
+
+/// Splits longer than the pass's 4 MiB pieces are scanned a piece at a
+/// time (several boundaries found in one split): the plans still give
+/// the sequential reader's records, strict and lenient.
+#[test]
+fn splits_longer_than_a_scan_piece() {
+    let data = generate(21, 700_000, Gen::default());
+    assert!(data.len() > 9 << 20, "{} bytes", data.len());
+    check_file("pieces.csv", &data, &ReaderBuilder::new(), [1, 2, 3].into_iter());
+    let mut b = ReaderBuilder::new();
+    b.lenient(true);
+    let data = generate(22, 700_000, Gen { bare_quotes: true, ..Gen::default() });
+    check_file("pieces-lenient.csv", &data, &b, [1, 2].into_iter());
+}
+
+/// A record longer than the limit stops the plan's pass where no record
+/// has started for longer than the limit, and the plan is that record's
+/// error, the sequential reader's, never a plan that leaves it out: here
+/// it is followed by 64 MiB of a sparse hole (one record of NUL bytes
+/// that the pass never reads to its end).
+#[test]
+fn a_record_over_the_limit_is_the_plans_error() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.csv");
+    let mut data = generate(23, 2000, Gen::default());
+    data.extend_from_slice(b"2000,");
+    data.resize(data.len() + (3 << 20), b'a');
+    data.extend_from_slice(b",1\n2001,x,2\n");
+    let mut f = std::fs::File::create(&path).unwrap();
+    f.write_all(&data).unwrap();
+    f.set_len(data.len() as u64 + (64 << 20)).unwrap();
+    drop(f);
+    for lenient in [false, true] {
+        let mut b = ReaderBuilder::new();
+        b.max_record_bytes(1 << 20).lenient(lenient);
+        let want = b.from_path(&path).unwrap().records().find_map(|r| r.err()).unwrap();
+        assert!(want.to_string().contains("longer than the limit"), "{want}");
+        for size in [SplitSize::Count(1), SplitSize::Count(5), SplitSize::Bytes(1 << 20)] {
+            let got = plan_splits(&b, &path, size).map(|p| p.splits().len());
+            let err = got.expect_err("a plan over a record longer than the limit");
+            assert_eq!(err.to_string(), want.to_string(), "{size:?}, lenient {lenient}");
+        }
+    }
+}

@@ -250,7 +250,9 @@ impl ParallelReader {
     /// are exact). The first is always byte 0 (the top, header row
     /// included). On a stream, or with a configuration that
     /// breaks the quote-parity model (an escape or comment byte), only the
-    /// top. For sampling records from the whole file (schema inference).
+    /// top. The pass stops at a record longer than the limit: the starts
+    /// after it are not looked for. For sampling records from the whole
+    /// file (schema inference).
     ///
     /// # Errors
     ///
@@ -273,8 +275,9 @@ impl ParallelReader {
             skip_empty: cfg.skip_empty_lines,
             starts: false,
         };
-        let tasks = plan::plan(file, len, bom_len, &par, cfg.kernel, opts)?;
-        Ok(tasks.iter().map(|t| crate::Position::new(t.start, t.line, 0)).collect())
+        let max = cfg.max_record as u64;
+        let plan = plan::plan(file, len, bom_len, &par, 1, cfg.kernel, opts, max)?;
+        Ok(plan.tasks.iter().map(|t| crate::Position::new(t.start, t.line, 0)).collect())
     }
 
     /// Up to `points` record starts spread evenly over the file past byte
@@ -602,8 +605,11 @@ impl ParallelReader {
                 skip_empty: cfg.skip_empty_lines,
                 starts: exact,
             };
-            match plan::plan(file, len, bom_len, &par, cfg.kernel, opts) {
-                Ok(t) => Tasks::Planned(t),
+            // A plan that stopped at a record over the limit ends in a task
+            // that runs to the end of input: its reader meets the error.
+            let max = cfg.max_record as u64;
+            match plan::plan(file, len, bom_len, &par, 1, cfg.kernel, opts, max) {
+                Ok(p) => Tasks::Planned(p.tasks),
                 Err(e) => {
                     let rdr = fallback(&mut self.mode, &format!("phase 1 failed: {e}"))?;
                     return sequential(rdr, self.par.chunk_len(), init, work, consume);

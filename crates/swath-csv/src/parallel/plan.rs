@@ -1,13 +1,20 @@
 //! Phase 1 and the serial chain: where each task starts, at which line,
 //! with how many records behind it (a prediction phase 2 verifies).
 
+use std::ops::Range;
+
 use swath::ReadAt;
 
 use swath::range::{nth_range, range_count};
 use swath::{Buffer, Parallel, RangeReader};
 
 use super::chunk_scan::{self, ChunkScan, Edges, ScanOpts};
+use super::spares::Spares;
 use crate::classify::Kernel;
+
+/// Ranges scanned ahead of the chain, per thread: their results are a few
+/// words each, and a slow range should not idle the other threads.
+const SCANS_AHEAD: usize = 4;
 
 /// One unit of phase 2: parse the records that start in `start..end`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,94 +31,185 @@ pub(crate) struct Task {
     pub(crate) predicted: u64,
 }
 
+/// Phase 1's answer: the tasks, one for each chunk that holds a boundary.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    pub(crate) tasks: Vec<Task>,
+    /// The chain stopped where no record had started for longer than the
+    /// record limit (issue 39): the file past that was never read. The last
+    /// task then runs to the end of input and its `predicted` count is
+    /// short; the reader that reads it meets the record's error, or, where
+    /// the quote parity misled the chain (lenient quoting), reads on.
+    pub(crate) long_record: bool,
+}
+
+/// The ranges phase 1 scans: each `chunk` of the input (a task's, or a
+/// split's) cut into `pieces` parts, so that a split plan's pass over
+/// splits of hundreds of MiB holds a few MiB a thread and stops early.
+#[derive(Clone, Copy, Debug)]
+struct Cuts {
+    len: u64,
+    chunk: u64,
+    pieces: u64,
+}
+
+impl Cuts {
+    fn count(&self) -> usize {
+        range_count(self.len, self.chunk).saturating_mul(self.pieces as usize)
+    }
+
+    /// The longest range.
+    fn longest(&self) -> u64 {
+        self.chunk.min(self.len).div_ceil(self.pieces)
+    }
+
+    fn range(&self, i: usize) -> Range<u64> {
+        let p = self.pieces as usize;
+        let whole = nth_range(self.len, self.chunk, i / p);
+        let step = (whole.end - whole.start).div_ceil(self.pieces);
+        let start = (whole.start + (i % p) as u64 * step).min(whole.end);
+        start..(start + step).min(whole.end)
+    }
+}
+
 /// Scan every chunk of `file` (length `len`, whose first `bom` bytes are a
-/// byte order mark) in parallel, chain the quote state from the top, and
-/// cut the input into tasks at the boundaries found.
+/// byte order mark), each cut into `pieces` ranges, on `par`'s threads,
+/// chain the quote state from the top as the scans come in, and cut the
+/// input into tasks at the boundaries found: a task starts at the first
+/// boundary of each range that has one. The chain stops once no record has
+/// started for more than `max_record` bytes (see [`Plan::long_record`]).
 ///
 /// # Errors
 ///
 /// An I/O error, or the file shrinking while it is read.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn plan(
     file: &dyn ReadAt,
     len: u64,
     bom: u64,
     par: &Parallel,
+    pieces: u64,
     kernel: Kernel,
     opts: ScanOpts,
-) -> swath::Result<Vec<Task>> {
-    let chunk = par.chunk_len();
-    // Without record starts to count, chunks are read in pieces (see
+    max_record: u64,
+) -> swath::Result<Plan> {
+    let cuts = Cuts { len, chunk: par.chunk_len().max(1), pieces: pieces.max(1) };
+    let longest = cuts.longest();
+    // Without record starts to count, ranges are read in pieces (see
     // `scan_range`) and a piece-sized buffer is enough: zeroing 4 MiB per
-    // thread showed in profiles. With them, every chunk is read whole, so
-    // each thread's buffer is a whole chunk from the start: a buffer that
-    // grew to it and shrank back for every chunk cost 8 MiB of allocations
-    // per chunk (505 MiB for a 252 MiB file) and fragmented the heap.
-    let full = usize::try_from(chunk.saturating_add(2)).unwrap_or(usize::MAX);
+    // thread showed in profiles. With them, every range is read whole, so
+    // each buffer is a whole range from the start: a buffer that grew to
+    // it and shrank back for every range cost 8 MiB of allocations per
+    // range (505 MiB for a 252 MiB file) and fragmented the heap.
+    let full = usize::try_from(longest.saturating_add(2)).unwrap_or(usize::MAX);
     let cap = if opts.starts {
         full
     } else {
-        usize::try_from(chunk / 16 + 2).unwrap_or(usize::MAX).max(4096)
+        usize::try_from(longest / 16 + 2).unwrap_or(usize::MAX).max(4096)
     };
     let new_buf = || {
         let mut b = Buffer::with_capacity(cap);
         b.set_max_capacity(full);
         b
     };
-    let scans = par.try_map_with(len, new_buf, |buf, _, r| {
-        scan_range(file, len, bom, r.start, r.end, buf, kernel, opts)
-    })?;
+    let n = cuts.count();
+    let threads = par.thread_count().clamp(1, n.max(1));
+    let spare = Spares::default();
     let mut tasks: Vec<Task> = Vec::new();
     let mut inside = false;
     let mut lf_before_chunk = 0u64;
     let mut buf = None;
-    for (i, s) in scans.iter().enumerate() {
-        let r = nth_range(len, chunk, i);
-        let a = r.start.max(bom);
-        let h = usize::from(inside);
-        let mut s = *s;
-        if let (None, Some((n, lf, odd))) = (s.first[h], s.piece) {
-            // Search the rest of the chunk, now that its state is known.
-            let follow = follow(
-                file,
-                len,
-                a + n as u64,
-                r.end,
-                inside ^ odd,
-                buf.get_or_insert_with(new_buf),
-                kernel,
-                opts,
-            )?;
-            if let Some((at, lf_rest)) = follow {
-                s.first[h] = Some(n + at);
-                s.lf_before[h] = lf + lf_rest;
+    // The end of the last range that holds a record start: the record
+    // that starts last there runs on at least to the next boundary.
+    let mut reach = 0u64;
+    let mut long_record = false;
+    let mut failed = None;
+    swath::parallel::run_ordered(
+        n,
+        threads,
+        SCANS_AHEAD * threads,
+        |i| {
+            let r = cuts.range(i);
+            let mut b = spare.take().unwrap_or_else(new_buf);
+            let out = scan_range(file, len, bom, r.start, r.end, &mut b, kernel, opts);
+            spare.give(b);
+            out
+        },
+        |i, out| {
+            let mut s = match out {
+                Ok(s) => s,
+                Err(e) => {
+                    failed = Some(e);
+                    return false;
+                }
+            };
+            let r = cuts.range(i);
+            let a = r.start.max(bom);
+            let h = usize::from(inside);
+            if let (None, Some((n, lf, odd))) = (s.first[h], s.piece) {
+                // Search the rest of the range, now that its state is known.
+                let found = follow(
+                    file,
+                    len,
+                    a + n as u64,
+                    r.end,
+                    inside ^ odd,
+                    buf.get_or_insert_with(new_buf),
+                    kernel,
+                    opts,
+                );
+                match found {
+                    Ok(Some((at, lf_rest))) => {
+                        s.first[h] = Some(n + at);
+                        s.lf_before[h] = lf + lf_rest;
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        failed = Some(e);
+                        return false;
+                    }
+                }
             }
-        }
-        if i == 0 {
-            tasks.push(Task { start: 0, end: len, line: 1, records_before: 0, predicted: 0 });
-        } else if let Some(at) = s.first[h] {
-            let start = a + at as u64;
-            // The first task reads from the top; a boundary right after the
-            // BOM (the virtual one) is its own start, not a new task's.
-            let last = tasks.last().map_or(0, |t| t.start).max(bom);
-            if start > last && start < len {
-                let line = 1 + lf_before_chunk + s.lf_before[h];
-                tasks.push(Task { start, end: len, line, records_before: 0, predicted: 0 });
+            // Bytes from a record start to the next, terminator included
+            // (two bytes at most): over the limit, the reader fails there.
+            let gap = match s.first[h] {
+                Some(at) => (a + at as u64).saturating_sub(reach),
+                None => r.end.saturating_sub(reach),
+            };
+            if i == 0 {
+                tasks.push(Task { start: 0, end: len, line: 1, records_before: 0, predicted: 0 });
+            } else if let Some(at) = s.first[h] {
+                let start = a + at as u64;
+                // The first task reads from the top; a boundary right after the
+                // BOM (the virtual one) is its own start, not a new task's.
+                let last = tasks.last().map_or(0, |t| t.start).max(bom);
+                if start > last && start < len {
+                    let line = 1 + lf_before_chunk + s.lf_before[h];
+                    tasks.push(Task { start, end: len, line, records_before: 0, predicted: 0 });
+                }
             }
-        }
-        if let Some(t) = tasks.last_mut() {
-            t.predicted += s.starts[h];
-        }
-        lf_before_chunk += s.lf;
-        inside ^= s.odd_quotes;
+            if let Some(t) = tasks.last_mut() {
+                t.predicted += s.starts[h];
+            }
+            if i == 0 || s.first[h].is_some() {
+                reach = r.end;
+            }
+            lf_before_chunk += s.lf;
+            inside ^= s.odd_quotes;
+            long_record = gap > max_record.saturating_add(2);
+            !long_record
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
     }
-    debug_assert_eq!(scans.len(), range_count(len, chunk));
     let mut before = 0;
     for i in 0..tasks.len() {
         tasks[i].end = tasks.get(i + 1).map_or(len, |t| t.start);
         tasks[i].records_before = before;
         before += tasks[i].predicted;
     }
-    Ok(tasks)
+    Ok(Plan { tasks, long_record })
 }
 
 /// The first boundary in `a..b` (relative to `a`, with the `\n` bytes

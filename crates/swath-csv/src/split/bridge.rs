@@ -50,9 +50,18 @@ pub(crate) struct ParityStart {
     pub(crate) predicted: u64,
 }
 
+/// The longest range the quote-parity pass reads at a time: a split of
+/// hundreds of MiB is scanned in pieces of this size or less, so the pass
+/// holds a few MiB a thread and stops soon after a record over the limit.
+const SCAN_PIECE: u64 = 4 << 20;
+
 /// The quote-parity plan of `file` cut into `chunk`-byte pieces on
-/// `threads` threads: the first boundary of every chunk that has one (the
-/// first entry is the top of the file, byte 0).
+/// `threads` threads: the first boundary of every piece that has one (the
+/// first entry is the top of the file, byte 0), in file order; several may
+/// fall in one chunk. `None` when the pass stopped where no record had
+/// started for longer than the record limit: only the sequential reader
+/// can tell that record's error (or, where bare quotes misled the parity,
+/// read on).
 pub(crate) fn parity_starts(
     b: &ReaderBuilder,
     file: &dyn ReadAt,
@@ -60,7 +69,7 @@ pub(crate) fn parity_starts(
     bom: u64,
     chunk: u64,
     threads: usize,
-) -> swath::Result<Vec<ParityStart>> {
+) -> swath::Result<Option<Vec<ParityStart>>> {
     let c = b.config();
     let par = Parallel::new().threads(threads).chunk_size(chunk);
     let opts = ScanOpts {
@@ -68,11 +77,17 @@ pub(crate) fn parity_starts(
         skip_empty: c.skip_empty_lines,
         starts: true,
     };
-    let tasks = plan(file, len, bom, &par, c.kernel, opts)?;
-    Ok(tasks
-        .iter()
-        .map(|t| ParityStart { byte: t.start, line: t.line, predicted: t.predicted })
-        .collect())
+    let pieces = chunk.div_ceil(SCAN_PIECE);
+    let plan = plan(file, len, bom, &par, pieces, c.kernel, opts, c.max_record as u64)?;
+    if plan.long_record {
+        return Ok(None);
+    }
+    Ok(Some(
+        plan.tasks
+            .iter()
+            .map(|t| ParityStart { byte: t.start, line: t.line, predicted: t.predicted })
+            .collect(),
+    ))
 }
 
 /// Each chunk's first record start as guessed from its first bytes (both

@@ -15,8 +15,13 @@ pub(crate) struct Start {
     pub(crate) records: u64,
 }
 
-pub(crate) fn plan(p: &Planner<'_>) -> Result<Vec<Split>> {
+/// The splits; `None` when the pass stopped at a record longer than the
+/// limit (see [`bridge::parity_starts`]).
+pub(crate) fn plan(p: &Planner<'_>) -> Result<Option<Vec<Split>>> {
     let starts = bridge::parity_starts(p.builder, &p.file, p.len, p.bom, p.chunk, p.threads)?;
+    let Some(starts) = starts else {
+        return Ok(None);
+    };
     let skip_empty = bridge::dialect(p.builder).skip_empty_lines;
     let first = p.top.first.unwrap_or(0);
     let ranges = p.ranges();
@@ -36,7 +41,7 @@ pub(crate) fn plan(p: &Planner<'_>) -> Result<Vec<Split>> {
             slot @ None => *slot = Some(Start { byte, line, records: s.predicted }),
         }
     }
-    Ok(fill(&ranges, &per, p.len))
+    Ok(Some(fill(&ranges, &per, p.len)))
 }
 
 /// The index of the split whose range holds `byte` (the last at `len`).

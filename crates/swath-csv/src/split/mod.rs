@@ -11,7 +11,9 @@
 //! the whole file would.
 //!
 //! - [`plan_splits`]: the quote-parity pass of the parallel reader on every
-//!   core, parsing no field. Each split's reader checks at its end that
+//!   core, parsing no field, in pieces of 4 MiB at most chained in file
+//!   order; a record longer than the limit stops it there, and the plan is
+//!   that record's error. Each split's reader checks at its end that
 //!   the next record starts where the plan says the next split does, so a
 //!   plan that does not fit the file is an error, never a wrong record.
 //!   Where the quote parity does not hold (lenient bare quotes), the plan
@@ -144,8 +146,9 @@ pub struct SplitPlan {
 /// # Errors
 ///
 /// An I/O error; the builder's configuration error; an error of the
-/// header row. With lenient quoting, or a comment or escape byte, a fatal
-/// error of a record (too large, too many fields).
+/// header row; the error of a record longer than the limit (found without
+/// reading the file past it). With lenient quoting, or a comment or escape
+/// byte, a fatal error of a record (too large, too many fields).
 pub fn plan_splits(
     builder: &ReaderBuilder,
     path: impl AsRef<Path>,
@@ -259,11 +262,17 @@ impl<'a> Planner<'a> {
                 self.chunk,
                 self.threads,
             )?;
-            let guesses: Vec<u64> = starts.iter().map(|s| s.byte).collect();
-            let (splits, repaired) = verify::plan(&self, &guesses)?;
-            (splits, PlanMethod::ParityVerified { repaired })
+            if let Some(starts) = starts {
+                let guesses: Vec<u64> = starts.iter().map(|s| s.byte).collect();
+                let (splits, repaired) = verify::plan(&self, &guesses)?;
+                (splits, PlanMethod::ParityVerified { repaired })
+            } else {
+                self.after_long_record()?
+            }
+        } else if let Some(splits) = exact::plan(&self)? {
+            (splits, PlanMethod::Parity)
         } else {
-            (exact::plan(&self)?, PlanMethod::Parity)
+            self.after_long_record()?
         };
         Ok(SplitPlan {
             builder: self.builder.clone(),
@@ -273,6 +282,17 @@ impl<'a> Planner<'a> {
             splits,
             method,
         })
+    }
+}
+
+impl Planner<'_> {
+    /// The plan when the quote-parity pass stopped at a record longer than
+    /// the limit, without reading the file past it: the sequential reader's,
+    /// which meets that record's error (or an earlier one), and where bare
+    /// quotes misled the parity reads on and plans the whole file.
+    fn after_long_record(&self) -> Result<(Vec<Split>, PlanMethod)> {
+        let why = "a record longer than the limit stopped the quote-parity pass";
+        Ok((sequential::plan(self)?, PlanMethod::Sequential(why.to_string())))
     }
 }
 
