@@ -64,7 +64,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    small_memory::fit_allocator_to_limit();
+    if small_memory::fit_allocator_to_limit().is_some() {
+        // The input's pages, read once, would crowd out the binary's own.
+        swath::memory::set_drop_behind(true);
+    }
     remote::install();
     let cli = Cli::parse();
     let result = match cli.command {

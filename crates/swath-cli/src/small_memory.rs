@@ -24,10 +24,21 @@ const MMAP_THRESHOLD: libc::c_int = 256 << 10;
 /// [`FRUGAL_BELOW`]; return the limit when they were applied. Called
 /// first thing in `main`, before any thread starts.
 pub fn fit_allocator_to_limit() -> Option<u64> {
-    let limit = swath::memory::cgroup_limit().filter(|&l| l < FRUGAL_BELOW)?;
-    frugal_allocator();
-    Some(limit)
+    let limit = swath::memory::cgroup_limit().filter(|&l| l < FRUGAL_BELOW);
+    let _ = SMALL_LIMIT.set(limit);
+    if limit.is_some() {
+        frugal_allocator();
+    }
+    limit
 }
+
+/// The cgroup limit when it is under [`FRUGAL_BELOW`] (as found by
+/// [`fit_allocator_to_limit`]): commands size their buffers to it.
+pub fn small_limit() -> Option<u64> {
+    SMALL_LIMIT.get().copied().flatten()
+}
+
+static SMALL_LIMIT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn frugal_allocator() {

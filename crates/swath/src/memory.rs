@@ -5,6 +5,7 @@
 //! limit (`docs/memory.md`).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The smallest memory limit over this process's cgroup and its ancestors,
 /// in bytes; `None` when there is none (or no cgroup file system here).
@@ -58,6 +59,48 @@ fn read_limit(file: &Path) -> Option<u64> {
     let text = std::fs::read_to_string(file).ok()?;
     let n: u64 = text.trim().parse().ok()?;
     (n < 1 << 60).then_some(n)
+}
+
+/// Whether reads of local files drop what they read from the page cache.
+static DROP_BEHIND: AtomicBool = AtomicBool::new(false);
+
+/// Have every read of a local file through [`ReadAt`](crate::ReadAt) (the
+/// parallel readers, the split plans, the counts) drop the pages it read
+/// from the page cache once it has them (`posix_fadvise` `DONTNEED`).
+///
+/// Inside a small cgroup limit the page cache is charged to the limit,
+/// and a file read once and never again fills it: the kernel then evicts
+/// the program's own code, which is read back from disk at every fault.
+/// `csv to-parquet -t 2` of a 4.3 GiB file under 64 MiB with the full
+/// (130 MB) binary took 38.7 s against 14 s uncapped, with 7,568 major
+/// faults; dropping the input's pages behind the reads, 20.6 s and 2,211.
+/// Uncapped it is of no use (the cache is free to grow) and costs a system
+/// call a read, so the CLI sets it only inside a small limit.
+pub fn set_drop_behind(yes: bool) {
+    DROP_BEHIND.store(yes, Ordering::Relaxed);
+}
+
+/// After `n` bytes were read from `file` at `offset`: drop their pages
+/// when [`set_drop_behind`] asked for it. Advice only; its error is none
+/// of the read's business.
+pub(crate) fn read_done(file: &std::fs::File, offset: u64, n: usize) {
+    if n == 0 || !DROP_BEHIND.load(Ordering::Relaxed) {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let (Ok(off), Ok(len)) = (libc::off_t::try_from(offset), libc::off_t::try_from(n)) else {
+            return;
+        };
+        // SAFETY: posix_fadvise reads no memory of ours; the descriptor is
+        // open for as long as `file` is borrowed.
+        unsafe {
+            libc::posix_fadvise(file.as_raw_fd(), off, len, libc::POSIX_FADV_DONTNEED);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, offset);
 }
 
 #[cfg(test)]

@@ -61,7 +61,9 @@ pub trait ReadAt: Send + Sync {
 
 impl ReadAt for File {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        FileExt::read_at(self, buf, offset)
+        let n = FileExt::read_at(self, buf, offset)?;
+        crate::memory::read_done(self, offset, n);
+        Ok(n)
     }
 }
 
