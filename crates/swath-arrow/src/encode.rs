@@ -26,7 +26,9 @@ use parquet::arrow::arrow_writer::{
 };
 use parquet::arrow::ArrowWriter;
 use parquet::errors::ParquetError;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
 
 use crate::error::Result;
 use crate::parquet_sink::ParquetOptions;
@@ -64,6 +66,9 @@ pub(crate) struct ParallelEncoder<W: Write + Send> {
     /// Encoded bytes of the open row group, summed over its leaves.
     estimated: Arc<AtomicUsize>,
     leaf_count: usize,
+    /// The file's writer properties (a row group of long values changes
+    /// them for its own columns).
+    props: Arc<WriterProperties>,
     row_groups: usize,
     /// Rows in the open row group (0: none open).
     group_rows: usize,
@@ -82,8 +87,20 @@ impl<W: Write + Send> ParallelEncoder<W> {
         // ArrowWriter writes the same file metadata (the Arrow schema
         // included) as the one-thread path; from it come the file writer
         // and the factory of column writers.
-        let (file, factory) = ArrowWriter::try_new(out, schema.clone(), Some(opts.properties()))?
-            .into_serialized_writer()?;
+        let writer = ArrowWriter::try_new(out, schema.clone(), Some(opts.properties()))?;
+        ParallelEncoder::continuing(writer, schema, opts, threads)
+    }
+
+    /// Go on with the file of `writer`, whose row groups are all closed
+    /// (flushed), with `threads` encoder threads.
+    pub(crate) fn continuing(
+        writer: ArrowWriter<W>,
+        schema: SchemaRef,
+        opts: &ParquetOptions,
+        threads: usize,
+    ) -> Result<ParallelEncoder<W>> {
+        let row_groups = writer.flushed_row_groups().len();
+        let (file, factory) = writer.into_serialized_writer()?;
         let leaf_count = file.schema_descr().num_columns();
         let threads = threads.clamp(1, leaf_count.max(1));
         let estimated = Arc::new(AtomicUsize::new(0));
@@ -99,7 +116,8 @@ impl<W: Write + Send> ParallelEncoder<W> {
             encoders,
             estimated,
             leaf_count,
-            row_groups: 0,
+            props: Arc::new(opts.properties()),
+            row_groups,
             group_rows: 0,
             max_rows: opts.row_group_rows.max(1),
             max_bytes: opts.row_group_bytes.max(1),
@@ -128,6 +146,55 @@ impl<W: Write + Send> ParallelEncoder<W> {
             if self.group_rows == self.max_rows {
                 self.close_row_group()?;
             }
+        }
+        Ok(())
+    }
+
+    /// Write `batch` as row groups of its own, on the calling thread, the
+    /// columns `plain` (top-level, of a schema without nested columns)
+    /// without a dictionary and without statistics: they hold a long value
+    /// ([`crate::long_values`]). The open row group is closed first; the
+    /// next batch opens a new one.
+    pub(crate) fn write_alone(&mut self, batch: &RecordBatch, plain: &[usize]) -> Result<()> {
+        if self.group_rows > 0 {
+            self.close_row_group()?;
+        }
+        let mut props = WriterProperties::clone(&self.props).into_builder();
+        for &i in plain {
+            let path = ColumnPath::from(self.schema.field(i).name().as_str());
+            props = props
+                .set_column_dictionary_enabled(path.clone(), false)
+                .set_column_statistics_enabled(path, EnabledStatistics::None);
+        }
+        let props = Arc::new(props.build());
+        let max_rows = self.max_rows;
+        let mut at = 0;
+        while at < batch.num_rows() {
+            let rows = (batch.num_rows() - at).min(max_rows);
+            let part = batch.slice(at, rows);
+            // The factory makes writers with the file's properties only;
+            // this row group has its own, which only the deprecated free
+            // function takes (the same writers otherwise).
+            #[allow(deprecated)]
+            let mut writers = parquet::arrow::arrow_writer::get_column_writers(
+                self.file.schema_descr(),
+                &props,
+                &self.schema,
+            )?;
+            let mut leaves = Vec::with_capacity(self.leaf_count);
+            for (field, column) in self.schema.fields().iter().zip(part.columns()) {
+                leaves.extend(compute_leaves(field, column)?);
+            }
+            for (w, leaf) in writers.iter_mut().zip(&leaves) {
+                w.write(leaf)?;
+            }
+            let mut group = self.file.next_row_group()?;
+            for w in writers {
+                w.close()?.append_to_row_group(&mut group)?;
+            }
+            group.close()?;
+            self.row_groups += 1;
+            at += rows;
         }
         Ok(())
     }

@@ -69,6 +69,8 @@ mod encode;
 mod error;
 mod infer;
 mod ipc;
+#[cfg(feature = "parquet")]
+mod long_values;
 mod parallel;
 #[cfg(feature = "parquet")]
 mod parquet_sink;

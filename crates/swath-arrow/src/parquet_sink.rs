@@ -96,7 +96,11 @@ pub fn encode_threads_for(decoders: usize) -> usize {
 /// Writes batches to a Parquet file, closing row groups by rows or bytes;
 /// encoding on the writing thread or on [`ParquetOptions::encode_threads`].
 pub struct ParquetSink<W: Write + Send> {
-    w: Encoding<W>,
+    /// `None` only while the writer is handed from one encoding to the
+    /// other, and after a failure then.
+    w: Option<Encoding<W>>,
+    schema: SchemaRef,
+    opts: ParquetOptions,
     rows: u64,
 }
 
@@ -122,25 +126,51 @@ impl<W: Write + Send> ParquetSink<W> {
     /// The writer's (an unsupported type).
     pub fn new(out: W, schema: SchemaRef, opts: &ParquetOptions) -> Result<ParquetSink<W>> {
         let w = if opts.encode_threads > 1 {
-            Encoding::Threads(ParallelEncoder::new(out, schema, opts, opts.encode_threads)?)
+            let w = ParallelEncoder::new(out, schema.clone(), opts, opts.encode_threads)?;
+            Encoding::Threads(w)
         } else {
-            Encoding::Here(ArrowWriter::try_new(out, schema, Some(opts.properties()))?)
+            Encoding::Here(ArrowWriter::try_new(out, schema.clone(), Some(opts.properties()))?)
         };
-        Ok(ParquetSink { w, rows: 0 })
+        Ok(ParquetSink { w: Some(w), schema, opts: opts.clone(), rows: 0 })
     }
 
-    /// Write one batch.
+    /// Write one batch. A batch with a value of 1 MiB or more is a row
+    /// group of its own, its long columns without a dictionary or
+    /// statistics ([`crate::long_values`]: a copy of the value each, of
+    /// no use for such values).
     ///
     /// # Errors
     ///
     /// The writer's, I/O included.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.rows += batch.num_rows() as u64;
-        match &mut self.w {
+        let long = crate::long_values::long_columns(batch);
+        if !long.is_empty() {
+            return self.encoder()?.write_alone(batch, &long);
+        }
+        match self.w.as_mut().ok_or_else(broken)? {
             Encoding::Here(w) => w.write(batch)?,
             Encoding::Threads(w) => w.write(batch)?,
         }
         Ok(())
+    }
+
+    /// The encoder that can write a row group with properties of its own,
+    /// the one-thread writer's file handed to it when need be (ArrowWriter
+    /// has one set of properties for the whole file): from then on it
+    /// encodes on a thread of its own, into the same file.
+    fn encoder(&mut self) -> Result<&mut ParallelEncoder<W>> {
+        if let Some(Encoding::Here(_)) = self.w {
+            let Some(Encoding::Here(mut w)) = self.w.take() else { return Err(broken()) };
+            w.flush()?;
+            let schema = self.schema.clone();
+            self.w =
+                Some(Encoding::Threads(ParallelEncoder::continuing(w, schema, &self.opts, 1)?));
+        }
+        match self.w.as_mut() {
+            Some(Encoding::Threads(w)) => Ok(w),
+            _ => Err(broken()),
+        }
     }
 
     /// Rows written so far.
@@ -154,9 +184,14 @@ impl<W: Write + Send> ParquetSink<W> {
     ///
     /// The writer's, I/O included.
     pub fn finish(self) -> Result<W> {
-        match self.w {
+        match self.w.ok_or_else(broken)? {
             Encoding::Here(w) => Ok(w.into_inner()?),
             Encoding::Threads(w) => w.finish(),
         }
     }
+}
+
+/// The error of a sink whose writer was lost in an earlier failure.
+fn broken() -> crate::Error {
+    parquet::errors::ParquetError::General("the Parquet writer failed earlier".into()).into()
 }

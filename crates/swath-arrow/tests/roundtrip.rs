@@ -309,3 +309,62 @@ fn projection_decodes_only_the_chosen_columns_in_order() {
     b.project_names(vec!["nope".into()]);
     assert!(b.from_path(f.path()).unwrap_err().to_string().contains("nope"));
 }
+
+/// A batch with a value of 1 MiB or more is a row group of its own whose
+/// long column has neither a dictionary nor statistics (each would be a
+/// copy of the value); the row groups around it keep both, and every value
+/// reads back, on one encoding thread (the one-thread writer hands its
+/// file over) and on three, and with row groups shorter than the batch.
+#[test]
+fn parquet_writes_long_values_plain_in_a_row_group_of_their_own() {
+    use arrow_array::{Array, Int64Array, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let long = "L".repeat(3 << 20);
+    let batch = |from: i64, text: Vec<&str>| {
+        let ids: Vec<i64> = (from..from + text.len() as i64).collect();
+        RecordBatch::try_from_iter([
+            ("id", Arc::new(Int64Array::from(ids)) as Arc<dyn Array>),
+            ("text", Arc::new(StringArray::from(text)) as _),
+        ])
+        .unwrap()
+    };
+    let batches = [
+        batch(0, vec!["a", "b", "a"]),
+        batch(3, vec!["c", &long, "d", "e"]),
+        batch(7, vec!["a", "b"]),
+        batch(9, vec!["f"]),
+    ];
+    for (encode_threads, row_group_rows, groups) in [(1, 1 << 20, 3), (3, 1 << 20, 3), (1, 3, 4)] {
+        let opts = ParquetOptions { encode_threads, row_group_rows, ..ParquetOptions::default() };
+        let mut sink = ParquetSink::new(Vec::new(), batches[0].schema(), &opts).unwrap();
+        for b in &batches {
+            sink.write(b).unwrap();
+        }
+        assert_eq!(sink.rows(), 10);
+        let bytes = bytes::Bytes::from(sink.finish().unwrap());
+        let rdr = ParquetRecordBatchReaderBuilder::try_new(bytes).unwrap();
+        let meta = rdr.metadata().clone();
+        let what = format!("{encode_threads} threads, row groups of {row_group_rows}");
+        assert_eq!(meta.num_row_groups(), groups, "{what}");
+        for g in 0..groups {
+            let text = meta.row_group(g).column(1);
+            let first = meta.row_groups()[..g].iter().map(|r| r.num_rows()).sum::<i64>();
+            // The long batch holds rows 3..7.
+            let alone = (3..7).contains(&first);
+            assert_eq!(text.dictionary_page_offset().is_none(), alone, "{what}, group {g}");
+            assert_eq!(text.statistics().is_none(), alone, "{what}, group {g}");
+            assert!(meta.row_group(g).column(0).statistics().is_some(), "{what}, group {g}");
+        }
+        let rows = |bs: &[RecordBatch]| -> Vec<(i64, String)> {
+            let mut out = Vec::new();
+            for b in bs {
+                let ids = b.column(0).as_any().downcast_ref::<Int64Array>().unwrap();
+                let text = b.column(1).as_any().downcast_ref::<StringArray>().unwrap();
+                out.extend((0..b.num_rows()).map(|i| (ids.value(i), text.value(i).to_string())));
+            }
+            out
+        };
+        let back: Vec<RecordBatch> = rdr.build().unwrap().map(|r| r.unwrap()).collect();
+        assert_eq!(rows(&back), rows(&batches), "{what}");
+    }
+}

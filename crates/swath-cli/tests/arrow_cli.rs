@@ -509,15 +509,30 @@ fn peer_readers_agree_with_swath() {
     let Some(python) = common::peer_python("peer_readers_agree_with_swath") else { return };
     let dir = tempfile::tempdir().unwrap();
     let data = generate(20_000);
-    let input = file(&dir, "in.csv", &data);
-    let (rows, want) = slow_checksums(&data);
+    // And with a name of 1.5 MiB in the middle: its batch is a row group
+    // of its own, the column plain and without statistics.
+    let mut long = data.clone();
+    let at = long.len() / 2;
+    let at = at + long[at..].windows(2).position(|w| w == b"\r\n").unwrap() + 2;
+    let row =
+        format!("0,1,2.5,true,2020-01-01,2024-01-02T03:04:05Z,{}\r\n", "Zoë✓".repeat(262_144));
+    long.splice(at..at, row.into_bytes());
     let script = file(&dir, "peers.py", PEER_SCRIPT.as_bytes());
-    let outputs: [(&str, &str, &[&str], &str); 3] = [
-        ("o.parquet", "to-parquet", &["--row-group-rows", "7000"], "string"),
-        ("v.parquet", "to-parquet", &["--row-group-rows", "7000", "--string-view"], "string_view"),
-        ("v.arrow", "to-arrow", &["--string-view"], "string_view"),
+    let outputs: [(&str, &str, &[&str], &str, &[u8]); 4] = [
+        ("o.parquet", "to-parquet", &["--row-group-rows", "7000"], "string", &data),
+        (
+            "v.parquet",
+            "to-parquet",
+            &["--row-group-rows", "7000", "--string-view"],
+            "string_view",
+            &data,
+        ),
+        ("v.arrow", "to-arrow", &["--string-view"], "string_view", &data),
+        ("long.parquet", "to-parquet", &[], "string", &long),
     ];
-    for (name, command, extra, text_type) in outputs {
+    for (name, command, extra, text_type, data) in outputs {
+        let input = file(&dir, &format!("{name}.csv"), data);
+        let (rows, want) = slow_checksums(data);
         let out = dir.path().join(name);
         swath()
             .args(["csv", command])
@@ -530,6 +545,11 @@ fn peer_readers_agree_with_swath() {
             .success();
         if command == "to-parquet" {
             assert_eq!(checksums(&read_parquet(&out)), want, "{name}: swath's own reading");
+            let f = std::fs::File::open(&out).unwrap();
+            let meta = ParquetRecordBatchReaderBuilder::try_new(f).unwrap().metadata().clone();
+            let plain = meta.row_groups().iter().filter(|g| g.column(6).statistics().is_none());
+            let want_plain = usize::from(name == "long.parquet");
+            assert_eq!(plain.count(), want_plain, "{name}: row groups without name statistics");
         }
         let o = std::process::Command::new(&python).arg(&script).arg(&out).output().unwrap();
         assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
