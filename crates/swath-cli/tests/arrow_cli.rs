@@ -518,7 +518,9 @@ fn peer_readers_agree_with_swath() {
         format!("0,1,2.5,true,2020-01-01,2024-01-02T03:04:05Z,{}\r\n", "Zoë✓".repeat(262_144));
     long.splice(at..at, row.into_bytes());
     let script = file(&dir, "peers.py", PEER_SCRIPT.as_bytes());
-    let outputs: [(&str, &str, &[&str], &str, &[u8]); 4] = [
+    // (output, command, its flags, pyarrow's text type, the CSV).
+    type Output<'a> = (&'a str, &'a str, &'a [&'a str], &'a str, &'a [u8]);
+    let outputs: [Output; 4] = [
         ("o.parquet", "to-parquet", &["--row-group-rows", "7000"], "string", &data),
         (
             "v.parquet",
