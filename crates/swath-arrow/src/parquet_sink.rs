@@ -136,8 +136,8 @@ impl<W: Write + Send> ParquetSink<W> {
 
     /// Write one batch. A batch with a value of 1 MiB or more is a row
     /// group of its own, its long columns without a dictionary or
-    /// statistics ([`crate::long_values`]: a copy of the value each, of
-    /// no use for such values).
+    /// statistics (`long_values.rs`: a copy of the value each, of no use
+    /// for such values).
     ///
     /// # Errors
     ///
