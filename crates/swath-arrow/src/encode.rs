@@ -66,9 +66,6 @@ pub(crate) struct ParallelEncoder<W: Write + Send> {
     /// Encoded bytes of the open row group, summed over its leaves.
     estimated: Arc<AtomicUsize>,
     leaf_count: usize,
-    /// The file's writer properties (a row group of long values changes
-    /// them for its own columns).
-    props: Arc<WriterProperties>,
     row_groups: usize,
     /// Rows in the open row group (0: none open).
     group_rows: usize,
@@ -91,14 +88,15 @@ impl<W: Write + Send> ParallelEncoder<W> {
         ParallelEncoder::continuing(writer, schema, opts, threads)
     }
 
-    /// Go on with the file of `writer`, whose row groups are all closed
-    /// (flushed), with `threads` encoder threads.
+    /// Go on with the file of `writer` (its open row group closed first)
+    /// with `threads` encoder threads.
     pub(crate) fn continuing(
-        writer: ArrowWriter<W>,
+        mut writer: ArrowWriter<W>,
         schema: SchemaRef,
         opts: &ParquetOptions,
         threads: usize,
     ) -> Result<ParallelEncoder<W>> {
+        writer.flush()?;
         let row_groups = writer.flushed_row_groups().len();
         let (file, factory) = writer.into_serialized_writer()?;
         let leaf_count = file.schema_descr().num_columns();
@@ -116,7 +114,6 @@ impl<W: Write + Send> ParallelEncoder<W> {
             encoders,
             estimated,
             leaf_count,
-            props: Arc::new(opts.properties()),
             row_groups,
             group_rows: 0,
             max_rows: opts.row_group_rows.max(1),
@@ -159,7 +156,7 @@ impl<W: Write + Send> ParallelEncoder<W> {
         if self.group_rows > 0 {
             self.close_row_group()?;
         }
-        let mut props = WriterProperties::clone(&self.props).into_builder();
+        let mut props = WriterProperties::clone(self.file.properties()).into_builder();
         for &i in plain {
             let path = ColumnPath::from(self.schema.field(i).name().as_str());
             props = props

@@ -11,8 +11,10 @@
 //! a value is written as a row group of its own, those columns plain and
 //! without statistics (`ParallelEncoder::write_alone`).
 
-use arrow_array::{Array, BinaryArray, LargeBinaryArray, LargeStringArray, RecordBatch};
-use arrow_array::{BinaryViewArray, StringArray, StringViewArray};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{BinaryType, ByteArrayType, LargeBinaryType, LargeUtf8Type, Utf8Type};
+use arrow_array::{Array, GenericByteArray, RecordBatch};
+use arrow_buffer::ArrowNativeType;
 use arrow_schema::DataType;
 
 /// A value of this many bytes or more is long: Parquet's default
@@ -31,42 +33,31 @@ pub(crate) fn long_columns(batch: &RecordBatch) -> Vec<usize> {
 
 /// Whether any value of `a` is [`LONG_VALUE`] bytes or more.
 fn has_long_value(a: &dyn Array) -> bool {
-    fn any_long<O: Copy + Into<i64>>(offsets: &[O]) -> bool {
-        offsets.windows(2).any(|w| w[1].into() - w[0].into() >= LONG_VALUE as i64)
-    }
-    fn view_long(views: &[u128]) -> bool {
-        // A view's low 32 bits are its value's length.
-        views.iter().any(|&v| (v as u32) as usize >= LONG_VALUE)
-    }
-    let any = a.as_any();
+    // A view's low 32 bits are its value's length.
+    let view_long = |views: &[u128]| views.iter().any(|&v| (v as u32) as usize >= LONG_VALUE);
     match a.data_type() {
-        // The values' bytes in all are a cheap test that most batches pass.
-        DataType::Utf8 => any
-            .downcast_ref::<StringArray>()
-            .is_some_and(|s| s.value_data().len() >= LONG_VALUE && any_long(s.value_offsets())),
-        DataType::LargeUtf8 => any
-            .downcast_ref::<LargeStringArray>()
-            .is_some_and(|s| s.value_data().len() >= LONG_VALUE && any_long(s.value_offsets())),
-        DataType::Binary => any
-            .downcast_ref::<BinaryArray>()
-            .is_some_and(|s| s.value_data().len() >= LONG_VALUE && any_long(s.value_offsets())),
-        DataType::LargeBinary => any
-            .downcast_ref::<LargeBinaryArray>()
-            .is_some_and(|s| s.value_data().len() >= LONG_VALUE && any_long(s.value_offsets())),
-        DataType::Utf8View => {
-            any.downcast_ref::<StringViewArray>().is_some_and(|s| view_long(s.views()))
-        }
-        DataType::BinaryView => {
-            any.downcast_ref::<BinaryViewArray>().is_some_and(|s| view_long(s.views()))
-        }
+        DataType::Utf8 => offsets_long::<Utf8Type>(a),
+        DataType::LargeUtf8 => offsets_long::<LargeUtf8Type>(a),
+        DataType::Binary => offsets_long::<BinaryType>(a),
+        DataType::LargeBinary => offsets_long::<LargeBinaryType>(a),
+        DataType::Utf8View => a.as_string_view_opt().is_some_and(|s| view_long(s.views())),
+        DataType::BinaryView => a.as_binary_view_opt().is_some_and(|s| view_long(s.views())),
         _ => false,
     }
+}
+
+/// [`has_long_value`] for an array of offsets and values: the values'
+/// bytes in all are a cheap test that most batches pass.
+fn offsets_long<T: ByteArrayType>(a: &dyn Array) -> bool {
+    let Some(s) = a.as_any().downcast_ref::<GenericByteArray<T>>() else { return false };
+    s.value_data().len() >= LONG_VALUE
+        && s.value_offsets().windows(2).any(|w| (w[1] - w[0]).as_usize() >= LONG_VALUE)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow_array::{Int64Array, ListArray};
+    use arrow_array::{Int64Array, LargeStringArray, ListArray, StringArray, StringViewArray};
     use std::sync::Arc;
 
     #[test]

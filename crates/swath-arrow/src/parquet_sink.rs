@@ -161,8 +161,7 @@ impl<W: Write + Send> ParquetSink<W> {
     /// encodes on a thread of its own, into the same file.
     fn encoder(&mut self) -> Result<&mut ParallelEncoder<W>> {
         if let Some(Encoding::Here(_)) = self.w {
-            let Some(Encoding::Here(mut w)) = self.w.take() else { return Err(broken()) };
-            w.flush()?;
+            let Some(Encoding::Here(w)) = self.w.take() else { return Err(broken()) };
             let schema = self.schema.clone();
             self.w =
                 Some(Encoding::Threads(ParallelEncoder::continuing(w, schema, &self.opts, 1)?));
