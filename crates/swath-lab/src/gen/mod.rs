@@ -6,6 +6,7 @@
 //! answer.
 
 pub mod csv;
+pub mod jsonl;
 pub mod log;
 mod prng;
 

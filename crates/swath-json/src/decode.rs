@@ -1,0 +1,599 @@
+//! JSON lines straight into Arrow builders: one pass over each line's
+//! bytes, driven by the schema, no intermediate value and no allocation
+//! per line.
+//!
+//! The decoder walks the grammar of [`crate::scan`] and, at each value,
+//! writes into the builder of the field it belongs to: numbers parsed from
+//! their text in place (`swath_csv::typed`), strings copied (escapes
+//! resolved only when there are any), dates and timestamps parsed from the
+//! string's bytes (`swath_arrow::text`). Keys are matched against the
+//! field that followed the previous key first (lines of one log share
+//! their key order), then by hash. Keys the schema does not have are
+//! validated and skipped; fields missing from an object are null.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::types::{Date32Type, Float64Type, Int64Type, TimestampMicrosecondType};
+use arrow_array::{
+    ArrayRef, BooleanArray, ListArray, PrimitiveArray, RecordBatch, RecordBatchOptions,
+    StringArray, StructArray,
+};
+use arrow_buffer::{BooleanBufferBuilder, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{ArrowError, DataType, FieldRef, Fields, SchemaRef, TimeUnit};
+use swath_arrow::text::{parse_date, parse_timestamp};
+use swath_csv::typed::{parse_f64, parse_i64};
+
+use crate::scan::{unescape, Cursor, Num, Str, Syntax, MAX_DEPTH};
+
+/// Why a line did not decode: a syntax error, or a value that does not fit
+/// its field (with the field's path, innermost name first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bad {
+    /// Not JSON, or not one object.
+    Syntax(Syntax),
+    /// A value that the schema's type cannot hold.
+    Value {
+        /// Byte offset of the value in the line.
+        at: usize,
+        /// Why, with the value's text.
+        reason: String,
+        /// The field's path, innermost first (`["status", "req"]`).
+        path: Vec<String>,
+    },
+}
+
+impl From<Syntax> for Bad {
+    fn from(s: Syntax) -> Bad {
+        Bad::Syntax(s)
+    }
+}
+
+impl Bad {
+    /// Byte offset in the line.
+    pub fn at(&self) -> usize {
+        match self {
+            Bad::Syntax(s) => s.at,
+            Bad::Value { at, .. } => *at,
+        }
+    }
+
+    /// The field's dotted path (`req.status`), or `None` for a syntax error.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            Bad::Syntax(_) => None,
+            Bad::Value { path, .. } => {
+                Some(path.iter().rev().map(String::as_str).collect::<Vec<_>>().join("."))
+            }
+        }
+    }
+
+    /// The reason alone.
+    pub fn reason(&self) -> &str {
+        match self {
+            Bad::Syntax(s) => s.reason,
+            Bad::Value { reason, .. } => reason,
+        }
+    }
+
+    fn in_field(mut self, name: &str) -> Bad {
+        if let Bad::Value { path, .. } = &mut self {
+            path.push(name.to_string());
+        }
+        self
+    }
+}
+
+type R<T> = Result<T, Bad>;
+
+/// The types a decoder can build, for the error that names the others.
+pub const SUPPORTED: &str =
+    "boolean, int64, float64, utf8, date32, timestamp(µs), struct and list of these";
+
+/// One column's builder.
+#[derive(Debug)]
+enum Col {
+    Bool {
+        vals: BooleanBufferBuilder,
+        nulls: NullBufferBuilder,
+    },
+    Int {
+        vals: Vec<i64>,
+        nulls: NullBufferBuilder,
+    },
+    Float {
+        vals: Vec<f64>,
+        nulls: NullBufferBuilder,
+    },
+    Date {
+        vals: Vec<i32>,
+        nulls: NullBufferBuilder,
+    },
+    Ts {
+        vals: Vec<i64>,
+        tz: Option<Arc<str>>,
+        nulls: NullBufferBuilder,
+    },
+    /// Utf8: strings as their value, any other value as its JSON text.
+    Text {
+        offsets: Vec<i32>,
+        data: Vec<u8>,
+        nulls: NullBufferBuilder,
+    },
+    Struct(Box<StructCol>),
+    List {
+        field: FieldRef,
+        offsets: Vec<i32>,
+        child: Box<Col>,
+        nulls: NullBufferBuilder,
+    },
+}
+
+/// An object's fields: builders, names, and which were seen in the
+/// object being decoded (`seen[i] == generation`).
+#[derive(Debug)]
+struct StructCol {
+    fields: Fields,
+    names: Vec<Box<[u8]>>,
+    cols: Vec<Col>,
+    index: HashMap<Box<[u8]>, usize>,
+    seen: Vec<u32>,
+    generation: u32,
+    nulls: NullBufferBuilder,
+}
+
+impl StructCol {
+    fn new(fields: &Fields) -> Result<StructCol, ArrowError> {
+        let cols = fields.iter().map(|f| Col::new(f.data_type())).collect::<Result<Vec<_>, _>>()?;
+        let names: Vec<Box<[u8]>> = fields.iter().map(|f| f.name().as_bytes().into()).collect();
+        let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+        Ok(StructCol {
+            fields: fields.clone(),
+            seen: vec![0; names.len()],
+            names,
+            cols,
+            index,
+            generation: 0,
+            nulls: NullBufferBuilder::new(0),
+        })
+    }
+
+    /// After `{`: the members, into the fields' builders; nulls for the
+    /// fields the object lacks.
+    fn object(&mut self, c: &mut Cursor<'_>, depth: usize, scratch: &mut Vec<u8>) -> R<()> {
+        if depth > MAX_DEPTH {
+            return Err(c.fail::<()>("nested deeper than 256 levels").unwrap_err().into());
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.fill(0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        let n = self.cols.len();
+        let mut found = 0;
+        let mut next = 0;
+        if c.peek() == Some(b'}') {
+            c.bump();
+        } else {
+            loop {
+                let key_at = c.at();
+                let k = c.key()?;
+                let hit = if !k.escaped && next < n && *self.names[next] == *k.raw {
+                    Some(next)
+                } else {
+                    self.lookup(k, scratch)
+                };
+                match hit {
+                    Some(i) => {
+                        if self.seen[i] == generation {
+                            let name = self.fields[i].name();
+                            return Err(Bad::Value {
+                                at: key_at,
+                                reason: format!("the key {name:?} twice in one object"),
+                                path: Vec::new(),
+                            });
+                        }
+                        self.seen[i] = generation;
+                        found += 1;
+                        next = i + 1;
+                        self.cols[i]
+                            .value(c, depth, scratch)
+                            .map_err(|e| e.in_field(self.fields[i].name()))?;
+                    }
+                    None => c.skip_value(depth)?,
+                }
+                if !c.next_member()? {
+                    break;
+                }
+            }
+        }
+        if found < n {
+            for i in 0..n {
+                if self.seen[i] != generation {
+                    if !self.fields[i].is_nullable() {
+                        return Err(Bad::Value {
+                            at: c.at().saturating_sub(1),
+                            reason: "missing, and the schema says it is not nullable".into(),
+                            path: vec![self.fields[i].name().clone()],
+                        });
+                    }
+                    self.cols[i].push_null();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn lookup(&self, k: Str<'_>, scratch: &mut Vec<u8>) -> Option<usize> {
+        if k.escaped {
+            scratch.clear();
+            unescape(k.raw, scratch);
+            self.index.get(&scratch[..]).copied()
+        } else {
+            self.index.get(k.raw).copied()
+        }
+    }
+
+    fn push_null(&mut self) {
+        self.nulls.append_null();
+        for col in &mut self.cols {
+            col.push_null();
+        }
+    }
+
+    fn finish_columns(&mut self) -> Result<Vec<ArrayRef>, ArrowError> {
+        self.cols.iter_mut().map(Col::finish).collect()
+    }
+}
+
+impl Col {
+    fn new(ty: &DataType) -> Result<Col, ArrowError> {
+        let nulls = NullBufferBuilder::new(0);
+        Ok(match ty {
+            DataType::Boolean => Col::Bool { vals: BooleanBufferBuilder::new(0), nulls },
+            DataType::Int64 => Col::Int { vals: Vec::new(), nulls },
+            DataType::Float64 => Col::Float { vals: Vec::new(), nulls },
+            DataType::Date32 => Col::Date { vals: Vec::new(), nulls },
+            DataType::Timestamp(TimeUnit::Microsecond, tz) => {
+                Col::Ts { vals: Vec::new(), tz: tz.clone(), nulls }
+            }
+            DataType::Utf8 => Col::Text { offsets: vec![0], data: Vec::new(), nulls },
+            DataType::Struct(fields) => Col::Struct(Box::new(StructCol::new(fields)?)),
+            DataType::List(field) => Col::List {
+                child: Box::new(Col::new(field.data_type())?),
+                field: field.clone(),
+                offsets: vec![0],
+                nulls,
+            },
+            other => {
+                return Err(ArrowError::SchemaError(format!(
+                    "JSON lines cannot be read as {other} (the types are {SUPPORTED})"
+                )))
+            }
+        })
+    }
+
+    fn push_null(&mut self) {
+        match self {
+            Col::Bool { vals, nulls } => {
+                vals.append(false);
+                nulls.append_null();
+            }
+            Col::Int { vals, nulls } => {
+                vals.push(0);
+                nulls.append_null();
+            }
+            Col::Float { vals, nulls } => {
+                vals.push(0.0);
+                nulls.append_null();
+            }
+            Col::Date { vals, nulls } => {
+                vals.push(0);
+                nulls.append_null();
+            }
+            Col::Ts { vals, nulls, .. } => {
+                vals.push(0);
+                nulls.append_null();
+            }
+            Col::Text { offsets, data, nulls } => {
+                offsets.push(data.len() as i32);
+                nulls.append_null();
+            }
+            Col::Struct(s) => s.push_null(),
+            Col::List { offsets, nulls, .. } => {
+                offsets.push(*offsets.last().unwrap_or(&0));
+                nulls.append_null();
+            }
+        }
+    }
+
+    /// One value (after whitespace) into this column.
+    fn value(&mut self, c: &mut Cursor<'_>, depth: usize, scratch: &mut Vec<u8>) -> R<()> {
+        let first = match c.peek() {
+            Some(b'n') => {
+                c.literal(b"null")?;
+                self.push_null();
+                return Ok(());
+            }
+            Some(b) => b,
+            None => return Err(c.fail::<()>("a value is missing").unwrap_err().into()),
+        };
+        let start = c.at();
+        match self {
+            Col::Int { vals, nulls } => {
+                if matches!(first, b'-' | b'0'..=b'9') && c.number()? == Num::Int {
+                    if let Some(v) = parse_i64(&c.line()[start..c.at()]) {
+                        vals.push(v);
+                        nulls.append_non_null();
+                        return Ok(());
+                    }
+                }
+                mismatch(c, start, depth, "int64")
+            }
+            Col::Float { vals, nulls } => {
+                if matches!(first, b'-' | b'0'..=b'9') {
+                    c.number()?;
+                    if let Some(v) = parse_f64(&c.line()[start..c.at()]) {
+                        vals.push(v);
+                        nulls.append_non_null();
+                        return Ok(());
+                    }
+                }
+                mismatch(c, start, depth, "float64")
+            }
+            Col::Bool { vals, nulls } => {
+                let v = match first {
+                    b't' => c.literal(b"true").map(|()| true)?,
+                    b'f' => c.literal(b"false").map(|()| false)?,
+                    _ => return mismatch(c, start, depth, "boolean"),
+                };
+                vals.append(v);
+                nulls.append_non_null();
+                Ok(())
+            }
+            Col::Date { vals, nulls } => {
+                if first == b'"' {
+                    c.bump();
+                    let s = c.string()?;
+                    if let Some(v) = parse_date(text_of(s, scratch)) {
+                        vals.push(v);
+                        nulls.append_non_null();
+                        return Ok(());
+                    }
+                }
+                mismatch(c, start, depth, "date32")
+            }
+            Col::Ts { vals, nulls, .. } => {
+                if first == b'"' {
+                    c.bump();
+                    let s = c.string()?;
+                    if let Some((v, _)) = parse_timestamp(text_of(s, scratch)) {
+                        vals.push(v);
+                        nulls.append_non_null();
+                        return Ok(());
+                    }
+                }
+                mismatch(c, start, depth, "timestamp")
+            }
+            Col::Text { offsets, data, nulls } => {
+                if first == b'"' {
+                    c.bump();
+                    let s = c.string()?;
+                    if s.escaped {
+                        unescape(s.raw, data);
+                    } else {
+                        data.extend_from_slice(s.raw);
+                    }
+                } else {
+                    c.skip_value(depth)?;
+                    data.extend_from_slice(&c.line()[start..c.at()]);
+                }
+                let Ok(end) = i32::try_from(data.len()) else {
+                    return Err(Bad::Value {
+                        at: start,
+                        reason: "a batch's text passed 2 GiB (use a smaller batch size)".into(),
+                        path: Vec::new(),
+                    });
+                };
+                offsets.push(end);
+                nulls.append_non_null();
+                Ok(())
+            }
+            Col::Struct(s) => {
+                if first != b'{' {
+                    return mismatch(c, start, depth, "an object");
+                }
+                c.bump();
+                s.object(c, depth + 1, scratch)?;
+                s.nulls.append_non_null();
+                Ok(())
+            }
+            Col::List { offsets, child, nulls, .. } => {
+                if first != b'[' {
+                    return mismatch(c, start, depth, "an array");
+                }
+                c.bump();
+                if depth + 1 > MAX_DEPTH {
+                    return Err(c.fail::<()>("nested deeper than 256 levels").unwrap_err().into());
+                }
+                let mut n = 0i32;
+                if c.peek() == Some(b']') {
+                    c.bump();
+                } else {
+                    loop {
+                        child.value(c, depth + 1, scratch).map_err(|e| e.in_field("[]"))?;
+                        n += 1;
+                        if !c.next_element()? {
+                            break;
+                        }
+                    }
+                }
+                offsets.push(offsets.last().unwrap_or(&0) + n);
+                nulls.append_non_null();
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
+        Ok(match self {
+            Col::Bool { vals, nulls } => Arc::new(BooleanArray::new(vals.finish(), nulls.finish())),
+            Col::Int { vals, nulls } => Arc::new(PrimitiveArray::<Int64Type>::new(
+                ScalarBuffer::from(std::mem::take(vals)),
+                nulls.finish(),
+            )),
+            Col::Float { vals, nulls } => Arc::new(PrimitiveArray::<Float64Type>::new(
+                ScalarBuffer::from(std::mem::take(vals)),
+                nulls.finish(),
+            )),
+            Col::Date { vals, nulls } => Arc::new(PrimitiveArray::<Date32Type>::new(
+                ScalarBuffer::from(std::mem::take(vals)),
+                nulls.finish(),
+            )),
+            Col::Ts { vals, tz, nulls } => Arc::new(
+                PrimitiveArray::<TimestampMicrosecondType>::new(
+                    ScalarBuffer::from(std::mem::take(vals)),
+                    nulls.finish(),
+                )
+                .with_timezone_opt(tz.clone()),
+            ),
+            Col::Text { offsets, data, nulls } => {
+                let offsets =
+                    OffsetBuffer::new(ScalarBuffer::from(std::mem::replace(offsets, vec![0])));
+                let data = std::mem::take(data);
+                debug_assert!(std::str::from_utf8(&data).is_ok());
+                // SAFETY: the offsets start at 0 and never decrease (each is
+                // the data's length after a value). The data is UTF-8: the
+                // scanner checked every string's bytes and escapes (surrogates
+                // paired), `unescape` writes chars, and a value's JSON text
+                // outside strings is ASCII (the scanner refuses any other
+                // byte there).
+                Arc::new(unsafe {
+                    StringArray::new_unchecked(offsets, data.into(), nulls.finish())
+                })
+            }
+            Col::Struct(s) => {
+                let cols = s.finish_columns()?;
+                Arc::new(StructArray::try_new(s.fields.clone(), cols, s.nulls.finish())?)
+            }
+            Col::List { field, offsets, child, nulls } => {
+                let offsets =
+                    OffsetBuffer::new(ScalarBuffer::from(std::mem::replace(offsets, vec![0])));
+                Arc::new(ListArray::try_new(
+                    field.clone(),
+                    offsets,
+                    child.finish()?,
+                    nulls.finish(),
+                )?)
+            }
+        })
+    }
+}
+
+/// A string's value: its raw bytes, or (with escapes) its value in
+/// `scratch`.
+fn text_of<'a>(s: Str<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
+    if s.escaped {
+        scratch.clear();
+        unescape(s.raw, scratch);
+        scratch
+    } else {
+        s.raw
+    }
+}
+
+/// The value at `start` does not fit `ty`: the error, with the value's
+/// text (a syntax error in it comes first: the line is not JSON).
+#[cold]
+fn mismatch(c: &mut Cursor<'_>, start: usize, depth: usize, ty: &str) -> R<()> {
+    let mut whole = Cursor::new(c.line());
+    whole.seek(start);
+    whole.skip_value(depth)?;
+    let text = String::from_utf8_lossy(&c.line()[start..whole.at()]);
+    let shown: String = text.chars().take(60).collect();
+    let more = if shown.len() < text.len() { "..." } else { "" };
+    Err(Bad::Value {
+        at: start,
+        reason: format!("{shown}{more} does not fit {ty}"),
+        path: Vec::new(),
+    })
+}
+
+/// Lines into batches: [`Decoder::line`] each line, [`Decoder::finish`]
+/// a batch when [`Decoder::rows`] says so.
+#[derive(Debug)]
+pub struct Decoder {
+    schema: SchemaRef,
+    root: StructCol,
+    rows: usize,
+    scratch: Vec<u8>,
+}
+
+impl Decoder {
+    /// A decoder of lines into batches of `schema`.
+    ///
+    /// # Errors
+    ///
+    /// A type the decoder cannot build ([`SUPPORTED`]).
+    pub fn new(schema: SchemaRef) -> Result<Decoder, ArrowError> {
+        let root = StructCol::new(schema.fields())?;
+        Ok(Decoder { schema, root, rows: 0, scratch: Vec::new() })
+    }
+
+    /// The schema of the batches.
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// Rows decoded since the last batch.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Decode one line (without its newline). A blank line is no record:
+    /// `Ok(false)`.
+    ///
+    /// # Errors
+    ///
+    /// The line is not one JSON object, or a value does not fit its field.
+    /// The decoder is then in an unknown state: [`Decoder::reset`] it
+    /// before the next line.
+    pub fn line(&mut self, line: &[u8]) -> Result<bool, Bad> {
+        let mut c = Cursor::new(line);
+        match c.peek() {
+            None => return Ok(false),
+            Some(b'{') => c.bump(),
+            Some(_) => {
+                crate::scan::validate_object(line)?;
+                unreachable!("validate_object accepts only objects");
+            }
+        }
+        self.root.object(&mut c, 1, &mut self.scratch)?;
+        c.end()?;
+        self.rows += 1;
+        Ok(true)
+    }
+
+    /// The rows decoded since the last batch, as a batch.
+    ///
+    /// # Errors
+    ///
+    /// Arrow's, building the arrays (not expected: the builders are
+    /// consistent after every successful line).
+    pub fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
+        let cols = self.root.finish_columns()?;
+        let opts = RecordBatchOptions::new().with_row_count(Some(self.rows));
+        self.rows = 0;
+        RecordBatch::try_new_with_options(self.schema.clone(), cols, &opts)
+    }
+
+    /// Drop whatever was decoded since the last batch (after an error).
+    pub fn reset(&mut self) {
+        if let Ok(root) = StructCol::new(self.schema.fields()) {
+            self.root = root;
+        }
+        self.rows = 0;
+    }
+}

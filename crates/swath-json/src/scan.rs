@@ -1,0 +1,583 @@
+//! The JSON grammar over one line (RFC 8259), byte by byte with a SWAR
+//! loop through string bodies: no allocation, no recursion past
+//! [`MAX_DEPTH`], every error a byte offset and a short reason.
+//!
+//! [`Cursor::skip_value`] validates a value without keeping it (`json
+//! count` and `check`, keys the schema does not have); the decoder
+//! (`decode.rs`) walks the same grammar with [`Cursor::string`],
+//! [`Cursor::number`] and the literals, and writes into builders as it goes.
+
+use swath::swar::{nonzero_bytes, splat, word, HIGH, LOW7};
+
+/// Objects and arrays nested deeper than this are an error (as
+/// `serde_json`'s limit of 128, doubled): the decoder and the validator
+/// recurse, and a line of 100 MB of `[` must not overflow the stack.
+pub const MAX_DEPTH: usize = 256;
+
+/// A syntax error: where in the line (0-based byte) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Syntax {
+    /// Byte offset in the line.
+    pub at: usize,
+    /// A short reason: "expected ':' after a key", "invalid escape", ...
+    pub reason: &'static str,
+}
+
+/// The kind of a number's text: an integer (`-12`) or not (`1.5`, `1e3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Num {
+    /// Digits only, with an optional minus.
+    Int,
+    /// With a fraction or an exponent.
+    Float,
+}
+
+/// A string's body: the bytes between the quotes, and whether they hold
+/// an escape (then [`unescape`] gives the value; without, they are it).
+#[derive(Clone, Copy, Debug)]
+pub struct Str<'a> {
+    /// The raw body, escapes as written.
+    pub raw: &'a [u8],
+    /// Whether `raw` holds a backslash.
+    pub escaped: bool,
+}
+
+/// A position in one line.
+#[derive(Clone, Debug)]
+pub struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+type R<T> = Result<T, Syntax>;
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `line`.
+    pub fn new(line: &'a [u8]) -> Cursor<'a> {
+        Cursor { b: line, i: 0 }
+    }
+
+    /// The byte offset of the cursor.
+    #[inline]
+    pub fn at(&self) -> usize {
+        self.i
+    }
+
+    /// Move to byte `at` of the line.
+    pub fn seek(&mut self, at: usize) {
+        self.i = at;
+    }
+
+    /// The line.
+    #[inline]
+    pub fn line(&self) -> &'a [u8] {
+        self.b
+    }
+
+    /// An error here.
+    #[inline]
+    pub fn fail<T>(&self, reason: &'static str) -> R<T> {
+        Err(Syntax { at: self.i, reason })
+    }
+
+    /// Skip spaces, tabs and carriage returns (newlines end the line).
+    #[inline]
+    pub fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i) {
+            if c == b' ' || c == b'\t' || c == b'\r' || c == b'\n' {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The next byte after whitespace, not consumed.
+    #[inline]
+    pub fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.b.get(self.i).copied()
+    }
+
+    /// Consume `c` (after whitespace) or fail with `reason`.
+    #[inline]
+    pub fn expect(&mut self, c: u8, reason: &'static str) -> R<()> {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            Ok(())
+        } else {
+            self.fail(reason)
+        }
+    }
+
+    /// After the value of a line: only whitespace may follow.
+    pub fn end(&mut self) -> R<()> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => self.fail("text after the object (one object a line)"),
+        }
+    }
+
+    /// Consume a byte known to be there (the caller peeked it).
+    #[inline]
+    pub fn bump(&mut self) {
+        self.i += 1;
+    }
+
+    /// Validate one value of any kind, without keeping it.
+    pub fn skip_value(&mut self, depth: usize) -> R<()> {
+        match self.peek() {
+            Some(b'{') => {
+                self.bump();
+                self.skip_object_body(depth + 1)
+            }
+            Some(b'[') => {
+                self.bump();
+                self.skip_array_body(depth + 1)
+            }
+            Some(b'"') => {
+                self.bump();
+                self.string().map(|_| ())
+            }
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number().map(|_| ()),
+            Some(_) => self.fail("not a JSON value"),
+            None => self.fail("a value is missing"),
+        }
+    }
+
+    /// After `{`: the members and the closing `}`.
+    pub fn skip_object_body(&mut self, depth: usize) -> R<()> {
+        if depth > MAX_DEPTH {
+            return self.fail("nested deeper than 256 levels");
+        }
+        if self.peek() == Some(b'}') {
+            self.bump();
+            return Ok(());
+        }
+        loop {
+            self.key()?;
+            self.skip_value(depth)?;
+            if !self.next_member()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// After `[`: the elements and the closing `]`.
+    pub fn skip_array_body(&mut self, depth: usize) -> R<()> {
+        if depth > MAX_DEPTH {
+            return self.fail("nested deeper than 256 levels");
+        }
+        if self.peek() == Some(b']') {
+            self.bump();
+            return Ok(());
+        }
+        loop {
+            self.skip_value(depth)?;
+            if !self.next_element()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A member's key and its colon: `"name" :`.
+    #[inline]
+    pub fn key(&mut self) -> R<Str<'a>> {
+        self.expect(b'"', "expected a key in double quotes")?;
+        let k = self.string()?;
+        self.expect(b':', "expected ':' after a key")?;
+        Ok(k)
+    }
+
+    /// After a member: `,` (true: another follows) or `}` (false).
+    #[inline]
+    pub fn next_member(&mut self) -> R<bool> {
+        match self.peek() {
+            Some(b',') => {
+                self.bump();
+                Ok(true)
+            }
+            Some(b'}') => {
+                self.bump();
+                Ok(false)
+            }
+            _ => self.fail("expected ',' or '}' after a member"),
+        }
+    }
+
+    /// After an element: `,` (true) or `]` (false).
+    #[inline]
+    pub fn next_element(&mut self) -> R<bool> {
+        match self.peek() {
+            Some(b',') => {
+                self.bump();
+                Ok(true)
+            }
+            Some(b']') => {
+                self.bump();
+                Ok(false)
+            }
+            _ => self.fail("expected ',' or ']' after an element"),
+        }
+    }
+
+    /// `true`, `false` or `null`, spelled exactly.
+    #[inline]
+    pub fn literal(&mut self, word: &'static [u8]) -> R<()> {
+        if self.b[self.i..].starts_with(word) {
+            self.i += word.len();
+            Ok(())
+        } else {
+            self.fail("not a JSON value")
+        }
+    }
+
+    /// After the opening quote: the body up to the closing quote (which is
+    /// consumed). Checks escapes (surrogates paired), control characters
+    /// and UTF-8.
+    #[inline]
+    pub fn string(&mut self) -> R<Str<'a>> {
+        let start = self.i;
+        let mut escaped = false;
+        let b = self.b;
+        loop {
+            // Eight bytes at a time to the next byte that needs a look: a
+            // quote, a backslash, a control character or a non-ASCII byte.
+            while self.i + 8 <= b.len() {
+                let w = word(b, self.i);
+                let quote = !nonzero_bytes(w ^ splat(b'"'));
+                let slash = !nonzero_bytes(w ^ splat(b'\\'));
+                // High bit of (w & 0x7f) + 0x60 is set where the byte's low
+                // seven bits are >= 0x20; a control byte has neither that
+                // nor its own high bit.
+                let control = !(((w & LOW7) + splat(0x60)) | w);
+                let special = (quote | slash | control | w) & HIGH;
+                if special == 0 {
+                    self.i += 8;
+                } else {
+                    self.i += (special.trailing_zeros() / 8) as usize;
+                    break;
+                }
+            }
+            let Some(&c) = b.get(self.i) else {
+                return self.fail("a string is not closed");
+            };
+            match c {
+                b'"' => {
+                    let raw = &b[start..self.i];
+                    self.i += 1;
+                    return Ok(Str { raw, escaped });
+                }
+                b'\\' => {
+                    escaped = true;
+                    self.escape()?;
+                }
+                0..=0x1f => return self.fail("a control character in a string (escape it)"),
+                0x80.. => self.utf8_char()?,
+                _ => self.i += 1,
+            }
+        }
+    }
+
+    /// One escape at the backslash: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
+    /// `\r`, `\t` or `\uXXXX` (a high surrogate followed by a low one).
+    fn escape(&mut self) -> R<()> {
+        match self.b.get(self.i + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.i += 2;
+                Ok(())
+            }
+            Some(b'u') => {
+                let Some(u) = hex4(self.b, self.i + 2) else {
+                    return self.fail("\\u must be followed by four hex digits");
+                };
+                match u {
+                    0xD800..=0xDBFF => {
+                        let low = (self.b.get(self.i + 6..self.i + 8) == Some(b"\\u"))
+                            .then(|| hex4(self.b, self.i + 8))
+                            .flatten();
+                        match low {
+                            Some(0xDC00..=0xDFFF) => {
+                                self.i += 12;
+                                Ok(())
+                            }
+                            _ => self.fail("a high surrogate \\u escape without its low half"),
+                        }
+                    }
+                    0xDC00..=0xDFFF => {
+                        self.fail("a low surrogate \\u escape without its high half")
+                    }
+                    _ => {
+                        self.i += 6;
+                        Ok(())
+                    }
+                }
+            }
+            _ => self.fail("invalid escape"),
+        }
+    }
+
+    /// One UTF-8 character at a byte >= 0x80.
+    #[cold]
+    fn utf8_char(&mut self) -> R<()> {
+        let width = match self.b[self.i] {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => 0,
+        };
+        let ch = self.b.get(self.i..self.i + width);
+        match ch.map(std::str::from_utf8) {
+            Some(Ok(_)) if width > 0 => {
+                self.i += width;
+                Ok(())
+            }
+            _ => self.fail("invalid UTF-8"),
+        }
+    }
+
+    /// A number, its text checked against the JSON grammar
+    /// (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`): its kind; the
+    /// text is `line()[start..at()]`.
+    #[inline]
+    pub fn number(&mut self) -> R<Num> {
+        let b = self.b;
+        if b.get(self.i) == Some(&b'-') {
+            self.i += 1;
+        }
+        match b.get(self.i) {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return self.fail("a number needs a digit"),
+        }
+        let mut kind = Num::Int;
+        if b.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            if !matches!(b.get(self.i), Some(b'0'..=b'9')) {
+                return self.fail("a digit must follow the decimal point");
+            }
+            self.digits();
+            kind = Num::Float;
+        }
+        if let Some(b'e' | b'E') = b.get(self.i) {
+            self.i += 1;
+            if let Some(b'+' | b'-') = b.get(self.i) {
+                self.i += 1;
+            }
+            if !matches!(b.get(self.i), Some(b'0'..=b'9')) {
+                return self.fail("a digit must follow the exponent");
+            }
+            self.digits();
+            kind = Num::Float;
+        }
+        if let Some(b'0'..=b'9') = b.get(self.i) {
+            // "01": a leading zero followed by digits.
+            return self.fail("a number may not have a leading zero");
+        }
+        Ok(kind)
+    }
+
+    #[inline]
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+}
+
+/// Four hex digits at `at`, as a number.
+#[inline]
+fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    let h = b.get(at..at + 4)?;
+    let mut v = 0u32;
+    for &c in h {
+        v = v * 16 + (c as char).to_digit(16)?;
+    }
+    Some(v)
+}
+
+/// Append the value of a string body checked by [`Cursor::string`] to
+/// `out`: escapes resolved, surrogate pairs joined.
+pub fn unescape(raw: &[u8], out: &mut Vec<u8>) {
+    let mut i = 0;
+    while let Some(off) = memchr::memchr(b'\\', &raw[i..]) {
+        out.extend_from_slice(&raw[i..i + off]);
+        i += off;
+        let c = match raw[i + 1] {
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'u' => {
+                let u = hex4(raw, i + 2).unwrap_or(0xFFFD);
+                let (cp, len) = if (0xD800..=0xDBFF).contains(&u) {
+                    let low = hex4(raw, i + 8).unwrap_or(0xDC00);
+                    (0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00), 12)
+                } else {
+                    (u, 6)
+                };
+                let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                i += len;
+                continue;
+            }
+            other => other, // '"', '\\', '/'
+        };
+        out.push(c);
+        i += 2;
+    }
+    out.extend_from_slice(&raw[i..]);
+}
+
+/// Validate one line as one JSON object (whitespace around it allowed).
+///
+/// # Errors
+///
+/// The first syntax error, with its byte offset in the line.
+pub fn validate_object(line: &[u8]) -> Result<(), Syntax> {
+    let mut c = Cursor::new(line);
+    match c.peek() {
+        Some(b'{') => {
+            c.bump();
+            c.skip_object_body(1)?;
+        }
+        Some(b'[' | b'"' | b't' | b'f' | b'n' | b'-' | b'0'..=b'9') => {
+            c.skip_value(0)?;
+            return Err(Syntax { at: 0, reason: "not an object (one object a line)" });
+        }
+        _ => return c.fail("not JSON"),
+    }
+    c.end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(s: &str) -> bool {
+        validate_object(s.as_bytes()).is_ok()
+    }
+
+    #[test]
+    fn valid_objects() {
+        for s in [
+            "{}",
+            " { } ",
+            r#"{"a":1}"#,
+            r#"{"a":-0.5e+10,"b":[1,2,{"c":null}],"d":"x\"y\\\u00e9\ud83d\ude00","e":true,"f":false}"#,
+            "{\"é\":\"日本\"}\r",
+            r#"{"a":[]}"#,
+            r#"{"a":{}}"#,
+            r#"{"a":0}"#,
+            r#"{"a":1E5}"#,
+        ] {
+            assert!(ok(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn invalid_lines_say_where() {
+        for (s, at, reason) in [
+            (r#"{"a":01}"#, 6, "a number may not have a leading zero"),
+            (r#"{"a":1.}"#, 7, "a digit must follow the decimal point"),
+            (r#"{"a":1e}"#, 7, "a digit must follow the exponent"),
+            (r#"{"a" 1}"#, 5, "expected ':' after a key"),
+            (r#"{"a":1"#, 6, "expected ',' or '}' after a member"),
+            (r#"{"a":1,}"#, 7, "expected a key in double quotes"),
+            (r#"{"a":"x"#, 7, "a string is not closed"),
+            (r#"{"a":"\x"}"#, 6, "invalid escape"),
+            (r#"{"a":"\ud800"}"#, 6, "a high surrogate \\u escape without its low half"),
+            (r#"{"a":"\udc00"}"#, 6, "a low surrogate \\u escape without its high half"),
+            (r#"{"a":"\u12"}"#, 6, "\\u must be followed by four hex digits"),
+            ("{\"a\":\"\t\"}", 6, "a control character in a string (escape it)"),
+            (r#"{"a":tru}"#, 5, "not a JSON value"),
+            (r#"{"a":1} x"#, 8, "text after the object (one object a line)"),
+            ("[1,2]", 0, "not an object (one object a line)"),
+            ("hello", 0, "not JSON"),
+            (r#"{"a":+1}"#, 5, "not a JSON value"),
+        ] {
+            assert_eq!(validate_object(s.as_bytes()), Err(Syntax { at, reason }), "{s}");
+        }
+        let bad_utf8 = b"{\"a\":\"\xff\"}";
+        assert_eq!(validate_object(bad_utf8), Err(Syntax { at: 6, reason: "invalid UTF-8" }));
+        let overlong = b"{\"a\":\"\xc0\xaf\"}";
+        assert!(validate_object(overlong).is_err());
+        let surrogate = b"{\"a\":\"\xed\xa0\x80\"}";
+        assert!(validate_object(surrogate).is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("{{\"a\":{}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(
+            validate_object(deep.as_bytes()).unwrap_err().reason,
+            "nested deeper than 256 levels"
+        );
+        let fine = format!("{{\"a\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        assert!(ok(&fine));
+    }
+
+    #[test]
+    fn unescape_resolves_every_escape() {
+        let mut out = Vec::new();
+        unescape(br#"a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00z"#, &mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), "a\"b\\c/d\u{8}\u{c}\n\r\té😀z");
+    }
+
+    /// The SWAR string loop against serde_json on every string of one to
+    /// twenty bytes drawn from bytes that matter to it.
+    #[test]
+    fn strings_agree_with_serde_json() {
+        let alphabet: &[&[u8]] = &[
+            b"a",
+            b"\"",
+            b"\\",
+            b"\\n",
+            b"\x01",
+            b"\x7f",
+            "é".as_bytes(),
+            b"\xff",
+            b"\\u0041",
+            b" ",
+        ];
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        for _ in 0..20_000 {
+            let mut s = b"{\"k\":\"".to_vec();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = (seed % 20) as usize;
+            let mut x = seed;
+            for _ in 0..n {
+                s.extend_from_slice(alphabet[(x % alphabet.len() as u64) as usize]);
+                x /= alphabet.len() as u64;
+                if x == 0 {
+                    x = seed.rotate_left(7);
+                }
+            }
+            s.extend_from_slice(b"\"}");
+            let ours = validate_object(&s);
+            let theirs = serde_json::from_slice::<serde_json::Value>(&s);
+            assert_eq!(
+                ours.is_ok(),
+                theirs.is_ok(),
+                "{:?}: {ours:?} {theirs:?}",
+                String::from_utf8_lossy(&s)
+            );
+            if let Ok(v) = theirs {
+                let Some(serde_json::Value::String(want)) = v.get("k") else { panic!() };
+                let mut c = Cursor::new(&s[5..]);
+                c.bump();
+                let st = c.string().unwrap();
+                let mut got = Vec::new();
+                unescape(st.raw, &mut got);
+                assert_eq!(got, want.as_bytes());
+            }
+        }
+    }
+}
