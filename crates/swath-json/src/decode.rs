@@ -58,10 +58,12 @@ impl Bad {
         }
     }
 
-    /// The field's dotted path (`req.status`), or `None` for a syntax error.
+    /// The field's dotted path (`req.status`), or `None` for a syntax error
+    /// or a problem of the line's object itself.
     pub fn field(&self) -> Option<String> {
         match self {
             Bad::Syntax(_) => None,
+            Bad::Value { path, .. } if path.is_empty() => None,
             Bad::Value { path, .. } => {
                 Some(path.iter().rev().map(String::as_str).collect::<Vec<_>>().join("."))
             }

@@ -1,0 +1,336 @@
+//! Lines in chunks, the one way every reader of this crate walks its
+//! input: a regular file (or a remote object) is cut into byte ranges read
+//! on many threads, each owning the lines that start in it (a JSON-lines
+//! record holds no raw newline, so every line start is a record start);
+//! a stream is read front to back in chunks cut after their last newline.
+//! Either way the work sees whole lines ([`Lines`]) and the consumer gets
+//! its results in file order with the lines before them counted, so every
+//! position is exact.
+//!
+//! Memory: a chunk is at most the chunk size plus one line, and a line is
+//! at most the limit; a longer line is an error where it starts, found
+//! without reading more than the limit past it.
+
+use std::io::Read;
+use std::sync::Mutex;
+
+use swath::range::{nth_range, range_count, read_full_at, ReadAt};
+use swath::{ErrorKind, Position, Source};
+
+use crate::error::{Error, Result};
+
+/// The UTF-8 byte order mark, skipped at the start of the input.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How to cut the input.
+#[derive(Clone, Copy, Debug)]
+pub struct Cutting {
+    /// Threads for a ranged input (files, remote objects); streams use one.
+    pub threads: usize,
+    /// Bytes per chunk.
+    pub chunk: u64,
+    /// The longest line allowed, newline included.
+    pub max_line: usize,
+}
+
+/// The lines of one chunk, for the work: [`Lines::next_line`] until
+/// `None`.
+#[derive(Debug)]
+pub struct Lines<'a> {
+    bytes: &'a [u8],
+    /// Absolute offset of `bytes[0]`.
+    offset: u64,
+    at: usize,
+    /// Lines handed out.
+    count: u64,
+    max_line: usize,
+    /// A line over the limit starts here (relative): the lines stop at it.
+    too_long: Option<usize>,
+}
+
+/// One line: its bytes (without the newline), where it starts, and its
+/// index in the chunk (0-based, blank lines counted).
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    /// The bytes, without `\n` (a `\r` before it is JSON whitespace).
+    pub bytes: &'a [u8],
+    /// Absolute byte offset of the line's first byte.
+    pub offset: u64,
+    /// Index of the line in its chunk.
+    pub index: u64,
+}
+
+impl<'a> Lines<'a> {
+    fn new(bytes: &'a [u8], offset: u64, max_line: usize) -> Lines<'a> {
+        let at = if offset == 0 && bytes.starts_with(BOM) { BOM.len() } else { 0 };
+        Lines { bytes, offset, at, count: 0, max_line, too_long: None }
+    }
+
+    /// Lines handed out so far.
+    pub fn handed_out(&self) -> u64 {
+        self.count
+    }
+
+    /// The next line, or `None` at the chunk's end (or at a line over the
+    /// limit, which the driver reports after the work's own result).
+    #[inline]
+    pub fn next_line(&mut self) -> Option<Line<'a>> {
+        if self.at >= self.bytes.len() || self.too_long.is_some() {
+            return None;
+        }
+        let rest = &self.bytes[self.at..];
+        let (len, next) = match memchr::memchr(b'\n', rest) {
+            Some(i) => (i, i + 1),
+            None => (rest.len(), rest.len()),
+        };
+        if next > self.max_line {
+            self.too_long = Some(self.at);
+            return None;
+        }
+        let line =
+            Line { bytes: &rest[..len], offset: self.offset + self.at as u64, index: self.count };
+        self.at += next;
+        self.count += 1;
+        Some(line)
+    }
+}
+
+/// What the driver says of each chunk besides the work's result.
+#[derive(Clone, Copy, Debug)]
+pub struct ChunkEnd {
+    /// Lines in the chunk the work was handed.
+    pub lines: u64,
+}
+
+/// Run `work` over the chunks of `src` and hand each result, in file
+/// order, to `consume` with the number of lines before the chunk; stop
+/// when `consume` says so (`Ok(false)`) or fails.
+///
+/// # Errors
+///
+/// Reading errors and lines over the limit, each after the results of the
+/// lines before it were consumed; `consume`'s errors.
+pub fn for_each_chunk<T, W, C>(src: &mut Source, cut: Cutting, work: W, consume: C) -> Result<()>
+where
+    T: Send,
+    W: Fn(&mut Lines<'_>) -> T + Sync,
+    C: FnMut(T, u64) -> Result<bool>,
+{
+    let path = src.path().map(|p| p.to_path_buf());
+    let res = match (src.ranged_source(), src.len()) {
+        (Some(file), Some(len)) if cut.threads > 1 => ranged(file, len, cut, &work, consume),
+        _ => streamed(src, cut, &work, consume),
+    };
+    res.map_err(|e| match (e, &path) {
+        (Error::Read(r), Some(p)) if r.path().is_none() => Error::Read(r.with_path(p)),
+        (e, _) => e,
+    })
+}
+
+fn too_long(max_line: usize, byte: u64, line: u64) -> Error {
+    let e = swath::Error::new(ErrorKind::LineTooLong { limit: max_line });
+    Error::Read(e.at(Position::new(byte, line, 0)))
+}
+
+/// Front to back on this thread: a buffer of a chunk and one line.
+fn streamed<T, W, C>(src: &mut Source, cut: Cutting, work: &W, mut consume: C) -> Result<()>
+where
+    W: Fn(&mut Lines<'_>) -> T,
+    C: FnMut(T, u64) -> Result<bool>,
+{
+    let chunk = usize::try_from(cut.chunk).unwrap_or(usize::MAX).max(1);
+    let mut buf: Vec<u8> = Vec::with_capacity(chunk + 64 * 1024);
+    // Absolute offset of buf[0], and lines before it.
+    let mut offset = 0u64;
+    let mut lines_before = 0u64;
+    let mut eof = false;
+    loop {
+        // Fill to a chunk, then on to the next newline.
+        while !eof && (buf.len() < chunk || memchr::memrchr(b'\n', &buf).is_none()) {
+            let room = (chunk.max(buf.len() + 64 * 1024)) - buf.len();
+            let old = buf.len();
+            buf.resize(old + room, 0);
+            let n = read_some(src, &mut buf[old..], offset + old as u64)?;
+            buf.truncate(old + n);
+            eof = n == 0;
+            let tail_start = memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1);
+            if buf.len() - tail_start > cut.max_line {
+                // The line at tail_start is over the limit: hand out the
+                // lines before it, then fail there.
+                let whole = tail_start;
+                let mut lines = Lines::new(&buf[..whole], offset, usize::MAX);
+                let out = work(&mut lines);
+                if !consume(out, lines_before)? {
+                    return Ok(());
+                }
+                let at = lines.count;
+                return Err(too_long(cut.max_line, offset + whole as u64, lines_before + at + 1));
+            }
+        }
+        let whole = if eof { buf.len() } else { memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1) };
+        if whole == 0 && eof {
+            return Ok(());
+        }
+        let mut lines = Lines::new(&buf[..whole], offset, cut.max_line);
+        let out = work(&mut lines);
+        let (count, too) = (lines.count, lines.too_long);
+        if !consume(out, lines_before)? {
+            return Ok(());
+        }
+        if let Some(j) = too {
+            return Err(too_long(cut.max_line, offset + j as u64, lines_before + count + 1));
+        }
+        lines_before += count;
+        buf.drain(..whole);
+        offset += whole as u64;
+        if eof && buf.is_empty() {
+            return Ok(());
+        }
+    }
+}
+
+fn read_some(src: &mut Source, buf: &mut [u8], at: u64) -> Result<usize> {
+    loop {
+        match src.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                // A decompressor's error arrives as io::Error wrapping ours.
+                let err = match e.into_inner().map(|b| b.downcast::<swath::Error>()) {
+                    Some(Ok(ours)) => *ours,
+                    Some(Err(other)) => swath::Error::from(std::io::Error::other(other)),
+                    None => swath::Error::from(std::io::Error::other("read failed")),
+                };
+                let err =
+                    if err.position().is_none() { err.at(Position::new(at, 0, 0)) } else { err };
+                return Err(Error::Read(err));
+            }
+        }
+    }
+}
+
+/// A chunk read by a worker: its bytes (whole lines) and where they start;
+/// `too_long` when the line that crosses its end is over the limit.
+struct Piece {
+    buf: Vec<u8>,
+    /// Offset of the first owned line in `buf`.
+    start: usize,
+    /// Absolute offset of `buf[0]`.
+    offset: u64,
+}
+
+/// On many threads: each chunk reads its nominal range (and the byte
+/// before it, to know whether a line starts there) and on to the end of
+/// its last line.
+fn ranged<T, W, C>(
+    file: &dyn ReadAt,
+    len: u64,
+    cut: Cutting,
+    work: &W,
+    mut consume: C,
+) -> Result<()>
+where
+    T: Send,
+    W: Fn(&mut Lines<'_>) -> T + Sync,
+    C: FnMut(T, u64) -> Result<bool>,
+{
+    let tasks = range_count(len, cut.chunk);
+    let spares: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+    let mut lines_before = 0u64;
+    let mut failed: Option<Error> = None;
+    let read_piece = |i: usize| -> Result<(Piece, Option<usize>)> {
+        let nominal = nth_range(len, cut.chunk, i);
+        let from = nominal.start.saturating_sub(1);
+        let mut buf = spares.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
+        buf.clear();
+        buf.resize((nominal.end - from) as usize, 0);
+        read_exact_at(file, &mut buf, from)?;
+        let start = if nominal.start == 0 {
+            0
+        } else {
+            match memchr::memchr(b'\n', &buf) {
+                Some(i) => i + 1,
+                // No line starts in this chunk.
+                None => buf.len(),
+            }
+        };
+        let mut too_long = None;
+        if start < buf.len() && nominal.end < len && buf.last() != Some(&b'\n') {
+            // The last line crosses the end: read on to its newline, at
+            // most the limit past its start.
+            let last = memchr::memrchr(b'\n', &buf[start..]).map_or(start, |j| start + j + 1);
+            let mut at = nominal.end;
+            loop {
+                let limit = last + cut.max_line;
+                if buf.len() >= limit || at >= len {
+                    if buf.len() - last >= cut.max_line && at < len {
+                        too_long = Some(last);
+                        buf.truncate(last);
+                    }
+                    break;
+                }
+                let want = (64 * 1024).min(limit - buf.len()).min((len - at) as usize);
+                let old = buf.len();
+                buf.resize(old + want, 0);
+                read_exact_at(file, &mut buf[old..], at)?;
+                at += want as u64;
+                if let Some(j) = memchr::memchr(b'\n', &buf[old..]) {
+                    buf.truncate(old + j + 1);
+                    break;
+                }
+            }
+        }
+        Ok((Piece { buf, start, offset: from }, too_long))
+    };
+    swath::parallel::run_ordered(
+        tasks,
+        cut.threads,
+        2 * cut.threads,
+        |i| {
+            let (piece, too_long) = read_piece(i)?;
+            let mut lines = Lines::new(
+                &piece.buf[piece.start..],
+                piece.offset + piece.start as u64,
+                cut.max_line,
+            );
+            let out = work(&mut lines);
+            let ended = lines.too_long.map(|j| piece.start + j).or(too_long);
+            let count = lines.count;
+            let at = ended.map(|j| piece.offset + j as u64);
+            if let Ok(mut s) = spares.lock() {
+                s.push(piece.buf);
+            }
+            Ok::<_, Error>((out, count, at))
+        },
+        |_, res| {
+            let step = res.and_then(|(out, count, too)| {
+                if !consume(out, lines_before)? {
+                    return Ok(false);
+                }
+                if let Some(byte) = too {
+                    return Err(too_long(cut.max_line, byte, lines_before + count + 1));
+                }
+                lines_before += count;
+                Ok(true)
+            });
+            match step {
+                Ok(go) => go,
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            }
+        },
+    );
+    failed.map_or(Ok(()), Err)
+}
+
+fn read_exact_at(file: &dyn ReadAt, buf: &mut [u8], at: u64) -> Result<()> {
+    let n = read_full_at(file, buf, at)
+        .map_err(|e| Error::Read(swath::Error::from(e).at(Position::new(at, 0, 0))))?;
+    if n < buf.len() {
+        let e = ErrorKind::Truncated { expected: at + buf.len() as u64, got: at + n as u64 };
+        return Err(Error::Read(swath::Error::new(e).at(Position::new(at + n as u64, 0, 0))));
+    }
+    Ok(())
+}

@@ -1,0 +1,534 @@
+//! [`JsonReader`]: JSON lines from any [`Source`] into Arrow batches, in
+//! file order, on every core for a regular file or a remote object; and
+//! the passes that need no batches: schema inference, `count`, `check`.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use swath::range::read_full_at;
+use swath::{Position, Source};
+pub use swath_arrow::Infer;
+
+use crate::chunks::{for_each_chunk, Cutting, Lines};
+use crate::decode::{Bad, Decoder};
+use crate::error::{Error, Result};
+use crate::infer::{schema_of, Inference, Obj};
+
+/// The batch size: 16Ki rows, as the CSV side.
+pub const DEFAULT_BATCH_SIZE: usize = 16 * 1024;
+/// The longest line, as the CSV side's record limit: 64 MiB.
+pub const DEFAULT_MAX_LINE: usize = 64 << 20;
+/// Bytes per chunk of parallel work.
+pub const DEFAULT_CHUNK: u64 = 4 << 20;
+
+/// How to read: threads, chunk, line limit, batch size, how to infer.
+#[derive(Clone, Debug)]
+pub struct JsonReaderBuilder {
+    cut: Cutting,
+    batch_size: usize,
+    infer: Infer,
+}
+
+impl Default for JsonReaderBuilder {
+    fn default() -> Self {
+        JsonReaderBuilder::new()
+    }
+}
+
+/// A problem in one line, as `check` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Record (n-th object; the bad line counts as one), line and byte.
+    pub pos: Position,
+    /// The field, for a value that does not fit.
+    pub field: Option<String>,
+    /// Why.
+    pub reason: String,
+}
+
+/// What `count` found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    /// Objects (non-blank lines).
+    pub records: u64,
+    /// Lines, blank ones included.
+    pub lines: u64,
+}
+
+/// An inferred schema and what it came from.
+#[derive(Clone, Debug)]
+pub struct Inferred {
+    /// The Arrow schema (every field nullable).
+    pub schema: SchemaRef,
+    /// The joined types, with the reasons of their notes
+    /// ([`crate::infer::Ty::note`]).
+    pub root: Obj,
+    /// Objects read to infer it.
+    pub lines: u64,
+    /// Whether every line was read ([`Infer::Full`]).
+    pub full: bool,
+}
+
+/// One chunk's decoding: its batches, objects, and where it stopped.
+struct Decoded {
+    batches: Vec<RecordBatch>,
+    records: u64,
+    bad: Option<(u64, u64, u64, Bad)>,
+}
+
+impl JsonReaderBuilder {
+    /// All cores, 4 MiB chunks, 64 MiB lines, 16Ki rows a batch, the
+    /// CSV side's sampling.
+    pub fn new() -> JsonReaderBuilder {
+        JsonReaderBuilder {
+            cut: Cutting {
+                threads: swath::parallel::available_cores(),
+                chunk: DEFAULT_CHUNK,
+                max_line: DEFAULT_MAX_LINE,
+            },
+            batch_size: DEFAULT_BATCH_SIZE,
+            infer: Infer::default(),
+        }
+    }
+
+    /// Threads (0: every core; 1: sequential).
+    pub fn threads(&mut self, n: usize) -> &mut Self {
+        self.cut.threads = if n == 0 { swath::parallel::available_cores() } else { n };
+        self
+    }
+
+    /// Bytes per chunk (at least 1).
+    pub fn chunk_size(&mut self, bytes: u64) -> &mut Self {
+        self.cut.chunk = bytes.max(1);
+        self
+    }
+
+    /// The longest line allowed, newline included.
+    pub fn max_line_len(&mut self, bytes: usize) -> &mut Self {
+        self.cut.max_line = bytes.max(1);
+        self
+    }
+
+    /// Rows per batch at most (batches also end with each chunk).
+    pub fn batch_size(&mut self, rows: usize) -> &mut Self {
+        self.batch_size = rows.max(1);
+        self
+    }
+
+    /// How [`JsonReaderBuilder::infer_schema`] samples.
+    pub fn infer(&mut self, infer: Infer) -> &mut Self {
+        self.infer = infer;
+        self
+    }
+
+    /// The reading mode for `src`: parallel on a ranged input, else one
+    /// thread.
+    pub fn mode(&self, src: &Source) -> &'static str {
+        if src.ranged_source().is_some() && self.cut.threads > 1 {
+            "parallel"
+        } else {
+            "sequential"
+        }
+    }
+
+    /// Infer the schema of `path`'s lines: the head and lines spread over
+    /// the file, or every line ([`Infer::Full`]). A stream gives its head;
+    /// reading it again then needs the bytes replayed
+    /// ([`JsonReaderBuilder::infer_and_replay`]).
+    ///
+    /// # Errors
+    ///
+    /// Opening or reading the input; with [`Infer::Full`], the first line
+    /// that is not one JSON object.
+    pub fn infer_schema(&self, path: impl AsRef<std::path::Path>) -> Result<Inferred> {
+        let mut src = Source::open(path.as_ref())?;
+        let (inferred, _) = self.infer_source(&mut src, false)?;
+        Ok(inferred)
+    }
+
+    /// Infer the schema from `src` and give back a source that reads it
+    /// from its start: the same for a ranged input, the head replayed in
+    /// front of the rest for a stream.
+    ///
+    /// # Errors
+    ///
+    /// As [`JsonReaderBuilder::infer_schema`].
+    pub fn infer_and_replay(&self, mut src: Source) -> Result<(Inferred, Source)> {
+        let (inferred, head) = self.infer_source(&mut src, true)?;
+        match head {
+            Some(head) => {
+                let name = src.path().map(|p| p.to_path_buf());
+                let chained = std::io::Cursor::new(head).chain(src);
+                Ok((inferred, Source::from_reader(chained, name)))
+            }
+            None => Ok((inferred, src)),
+        }
+    }
+
+    fn infer_source(
+        &self,
+        src: &mut Source,
+        keep_head: bool,
+    ) -> Result<(Inferred, Option<Vec<u8>>)> {
+        let path = src.path().map(|p| p.to_path_buf());
+        match self.infer {
+            Infer::Full => {
+                let mut all = Inference::default();
+                let mut fail = None;
+                for_each_chunk(
+                    src,
+                    self.cut,
+                    |lines| {
+                        let mut inf = Inference::default();
+                        while let Some(line) = lines.next_line() {
+                            if let Err(e) = inf.see(line.bytes) {
+                                let rec = inf.lines + 1;
+                                return (inf, Some((line.index, rec, line.offset, Bad::from(e))));
+                            }
+                        }
+                        (inf, None)
+                    },
+                    |(inf, bad), lines_before| {
+                        let records_before = all.lines;
+                        all.join(inf);
+                        if let Some((i, rec, off, bad)) = bad {
+                            fail = Some(line_error(
+                                &path,
+                                lines_before + i + 1,
+                                records_before + rec,
+                                off,
+                                &bad,
+                            ));
+                            return Ok(false);
+                        }
+                        Ok(true)
+                    },
+                )?;
+                if let Some(e) = fail {
+                    return Err(e);
+                }
+                Ok((inferred(all, true), None))
+            }
+            Infer::Sample { head, points, per_point } => {
+                let mut inf = Inference::default();
+                let mut head_bytes = Vec::new();
+                if let (Some(file), Some(len)) = (src.ranged_source(), src.len()) {
+                    sample_ranged(file, len, head, points, per_point, self.cut.max_line, &mut inf)?;
+                    Ok((inferred(inf, false), None))
+                } else {
+                    // A stream: its head, kept to be replayed.
+                    let mut buf = [0u8; 64 * 1024];
+                    let mut seen = 0usize;
+                    while seen < head && head_bytes.len() < self.cut.max_line.max(1 << 20) {
+                        let n = match src.read(&mut buf) {
+                            Ok(n) => n,
+                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                            Err(e) => return Err(Error::Read(swath::Error::from(e))),
+                        };
+                        if n == 0 {
+                            break;
+                        }
+                        head_bytes.extend_from_slice(&buf[..n]);
+                        seen = head_bytes.iter().filter(|&&b| b == b'\n').count();
+                    }
+                    let body = head_bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head_bytes);
+                    for (i, line) in body.split(|&b| b == b'\n').enumerate() {
+                        if i >= head {
+                            break;
+                        }
+                        // A bad line is the reader's to report, with its place.
+                        let _ = inf.see(line);
+                    }
+                    Ok((inferred(inf, false), keep_head.then_some(head_bytes)))
+                }
+            }
+            _ => Err(Error::Schema("this way of inferring is not supported for JSON".into())),
+        }
+    }
+
+    /// Decode every line of `src` into batches of `schema` and hand them to
+    /// `f` in file order. Returns the objects read.
+    ///
+    /// # Errors
+    ///
+    /// The first problem a sequential read meets (a line that is not one
+    /// object, a value that does not fit, a line over the limit, a read
+    /// error), after the batches before it went to `f`; or `f`'s error.
+    pub fn for_each_batch(
+        &self,
+        src: &mut Source,
+        schema: SchemaRef,
+        mut f: impl FnMut(RecordBatch) -> Result<()>,
+    ) -> Result<u64> {
+        // The schema's types are checked once, here.
+        Decoder::new(schema.clone())?;
+        let path = src.path().map(|p| p.to_path_buf());
+        let batch_size = self.batch_size;
+        let mut records = 0u64;
+        let mut fail = None;
+        for_each_chunk(
+            src,
+            self.cut,
+            |lines| decode_chunk(lines, &schema, batch_size),
+            |out, lines_before| {
+                for b in out.batches {
+                    f(b)?;
+                }
+                if let Some((i, rec, off, bad)) = out.bad {
+                    fail = Some(line_error(&path, lines_before + i + 1, records + rec, off, &bad));
+                    return Ok(false);
+                }
+                records += out.records;
+                Ok(true)
+            },
+        )?;
+        fail.map_or(Ok(records), Err)
+    }
+
+    /// Count the objects of `src`, checking that every line is one.
+    ///
+    /// # Errors
+    ///
+    /// The first line that is not one JSON object, reading errors.
+    pub fn count(&self, src: &mut Source) -> Result<Counted> {
+        let path = src.path().map(|p| p.to_path_buf());
+        let mut total = Counted::default();
+        let mut fail = None;
+        for_each_chunk(
+            src,
+            self.cut,
+            |lines| {
+                let mut records = 0u64;
+                while let Some(line) = lines.next_line() {
+                    if is_blank(line.bytes) {
+                        continue;
+                    }
+                    match crate::scan::validate_object(line.bytes) {
+                        Ok(()) => records += 1,
+                        Err(e) => {
+                            return (records, 0, Some((line.index, line.offset, Bad::from(e))))
+                        }
+                    }
+                }
+                (records, lines_seen(lines), None)
+            },
+            |(records, lines, bad), lines_before| {
+                if let Some((i, off, bad)) = bad {
+                    let rec = total.records + records + 1;
+                    fail = Some(line_error(&path, lines_before + i + 1, rec, off, &bad));
+                    return Ok(false);
+                }
+                total.records += records;
+                total.lines = lines_before + lines;
+                Ok(true)
+            },
+        )?;
+        fail.map_or(Ok(total), Err)
+    }
+
+    /// Check every line of `src`: one JSON object, and with `schema`, values
+    /// that fit it. Every problem goes to `problem` in file order (it
+    /// returns false to stop).
+    ///
+    /// # Errors
+    ///
+    /// Reading errors, a line over the limit, a schema the decoder cannot
+    /// build.
+    pub fn check(
+        &self,
+        src: &mut Source,
+        schema: Option<SchemaRef>,
+        mut problem: impl FnMut(Problem) -> bool,
+    ) -> Result<Counted> {
+        if let Some(s) = &schema {
+            Decoder::new(s.clone())?;
+        }
+        let mut total = Counted::default();
+        for_each_chunk(
+            src,
+            self.cut,
+            |lines| {
+                let mut found = Vec::new();
+                let mut records = 0u64;
+                let mut dec = schema.as_ref().and_then(|s| Decoder::new(s.clone()).ok());
+                while let Some(line) = lines.next_line() {
+                    let res = match &mut dec {
+                        Some(d) => {
+                            let r = d.line(line.bytes);
+                            // Nothing is kept: drop the rows now and then.
+                            if r.is_err() || d.rows() >= 4096 {
+                                d.reset();
+                            }
+                            r
+                        }
+                        None if is_blank(line.bytes) => Ok(false),
+                        None => crate::scan::validate_object(line.bytes)
+                            .map(|()| true)
+                            .map_err(Bad::from),
+                    };
+                    match res {
+                        Ok(false) => {}
+                        Ok(true) => records += 1,
+                        Err(bad) => {
+                            records += 1;
+                            found.push((line.index, records, line.offset, bad));
+                        }
+                    }
+                }
+                (found, records, lines_seen(lines))
+            },
+            |(found, records, lines), lines_before| {
+                for (i, rec, off, bad) in found {
+                    let pos = Position::new(
+                        off + bad.at() as u64,
+                        lines_before + i + 1,
+                        total.records + rec,
+                    );
+                    if !problem(Problem {
+                        pos,
+                        field: bad.field(),
+                        reason: bad.reason().to_string(),
+                    }) {
+                        return Ok(false);
+                    }
+                }
+                total.records += records;
+                total.lines = lines_before + lines;
+                Ok(true)
+            },
+        )?;
+        Ok(total)
+    }
+}
+
+/// A line of whitespace only: no record. (Stops at the first other byte,
+/// the `{` of every real line.)
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+}
+
+/// The lines a chunk held, once the work walked them all.
+fn lines_seen(lines: &Lines<'_>) -> u64 {
+    lines.handed_out()
+}
+
+fn decode_chunk(lines: &mut Lines<'_>, schema: &SchemaRef, batch_size: usize) -> Decoded {
+    let mut out = Decoded { batches: Vec::new(), records: 0, bad: None };
+    let mut dec = match Decoder::new(schema.clone()) {
+        Ok(d) => d,
+        Err(_) => return out,
+    };
+    while let Some(line) = lines.next_line() {
+        match dec.line(line.bytes) {
+            Ok(true) => {
+                out.records += 1;
+                if dec.rows() == batch_size {
+                    match dec.finish() {
+                        Ok(b) => out.batches.push(b),
+                        Err(e) => {
+                            out.bad = Some((line.index, out.records, line.offset, arrow_bad(e)));
+                            return out;
+                        }
+                    }
+                }
+            }
+            Ok(false) => {}
+            Err(bad) => {
+                out.bad = Some((line.index, out.records + 1, line.offset, bad));
+                return out;
+            }
+        }
+    }
+    if dec.rows() > 0 {
+        match dec.finish() {
+            Ok(b) => out.batches.push(b),
+            Err(e) => out.bad = Some((0, out.records, 0, arrow_bad(e))),
+        }
+    }
+    out
+}
+
+fn arrow_bad(e: arrow_schema::ArrowError) -> Bad {
+    Bad::Value { at: 0, reason: e.to_string(), path: Vec::new() }
+}
+
+fn line_error(path: &Option<PathBuf>, line: u64, record: u64, offset: u64, bad: &Bad) -> Error {
+    Error::Line {
+        path: path.clone(),
+        pos: Position::new(offset + bad.at() as u64, line, record),
+        field: bad.field(),
+        reason: bad.reason().to_string(),
+    }
+}
+
+fn inferred(inf: Inference, full: bool) -> Inferred {
+    Inferred { schema: Arc::new(schema_of(&inf.root)), root: inf.root, lines: inf.lines, full }
+}
+
+/// The head and `points` places spread over a ranged input, each read in
+/// a window of its own; a place's first (partial) line and any line the
+/// window cuts are not seen.
+fn sample_ranged(
+    file: &dyn swath::ReadAt,
+    len: u64,
+    head: usize,
+    points: usize,
+    per_point: usize,
+    max_line: usize,
+    inf: &mut Inference,
+) -> Result<()> {
+    let window = (1usize << 20).min(max_line.max(64 * 1024));
+    let mut buf = vec![0u8; window];
+    // The head: windows from the start until `head` objects.
+    let mut at = 0u64;
+    let mut seen = 0usize;
+    while seen < head && at < len {
+        let n = read_full_at(file, &mut buf, at).map_err(|e| Error::Read(e.into()))?;
+        let bytes = &buf[..n];
+        let body =
+            if at == 0 { bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes) } else { bytes };
+        let skipped = bytes.len() - body.len();
+        let whole = if at + (n as u64) < len {
+            memchr::memrchr(b'\n', body).map_or(0, |i| i + 1)
+        } else {
+            body.len()
+        };
+        if whole == 0 {
+            break; // a line longer than the window: the reader will judge it
+        }
+        for line in body[..whole].split(|&b| b == b'\n') {
+            if seen >= head {
+                break;
+            }
+            if inf.see(line).is_ok() && !is_blank(line) {
+                seen += 1;
+            }
+        }
+        at += (skipped + whole) as u64;
+    }
+    if at >= len {
+        return Ok(());
+    }
+    for p in 1..=points {
+        let place = len / (points as u64 + 1) * p as u64;
+        if place <= at {
+            continue;
+        }
+        let n = read_full_at(file, &mut buf, place - 1).map_err(|e| Error::Read(e.into()))?;
+        let bytes = &buf[..n];
+        let Some(first) = memchr::memchr(b'\n', bytes) else { continue };
+        let rest = &bytes[first + 1..];
+        let whole = if place - 1 + (n as u64) < len {
+            memchr::memrchr(b'\n', rest).map_or(0, |i| i + 1)
+        } else {
+            rest.len()
+        };
+        for line in rest[..whole].split(|&b| b == b'\n').take(per_point) {
+            let _ = inf.see(line);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,280 @@
+//! The reader against its slow twin, arrow-json, and against itself on one
+//! thread; positions of every kind of bad input.
+
+mod common;
+
+use std::io::Write;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use swath::Source;
+use swath_json::{Infer, JsonReaderBuilder};
+
+fn temp(bytes: &[u8]) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(bytes).unwrap();
+    f.flush().unwrap();
+    f
+}
+
+fn read_all(b: &JsonReaderBuilder, path: &std::path::Path, schema: &SchemaRef) -> RecordBatch {
+    let mut src = Source::open(path).unwrap();
+    let mut batches = Vec::new();
+    b.for_each_batch(&mut src, schema.clone(), |batch| {
+        batches.push(batch);
+        Ok(())
+    })
+    .unwrap();
+    arrow_select::concat::concat_batches(schema, &batches).unwrap()
+}
+
+/// arrow-json without chrono-tz knows only offsets: "UTC" as "+00:00",
+/// the same instants.
+fn with_offset_tz(schema: &Schema) -> SchemaRef {
+    fn fix(t: &DataType) -> DataType {
+        match t {
+            DataType::Timestamp(u, Some(_)) => DataType::Timestamp(*u, Some("+00:00".into())),
+            DataType::Struct(fs) => DataType::Struct(
+                fs.iter()
+                    .map(|f| Arc::new(Field::new(f.name(), fix(f.data_type()), true)))
+                    .collect(),
+            ),
+            DataType::List(f) => {
+                DataType::List(Arc::new(Field::new(f.name(), fix(f.data_type()), true)))
+            }
+            other => other.clone(),
+        }
+    }
+    Arc::new(Schema::new(
+        schema
+            .fields()
+            .iter()
+            .map(|f| Field::new(f.name(), fix(f.data_type()), true))
+            .collect::<Vec<_>>(),
+    ))
+}
+
+fn arrow_json(bytes: &[u8], schema: &SchemaRef) -> RecordBatch {
+    let rdr = arrow_json::ReaderBuilder::new(schema.clone())
+        .with_batch_size(1 << 20)
+        .build(std::io::Cursor::new(bytes))
+        .unwrap();
+    let batches: Vec<_> = rdr.map(Result::unwrap).collect();
+    arrow_select::concat::concat_batches(schema, &batches).unwrap()
+}
+
+#[test]
+fn values_equal_arrow_json_and_inference_finds_every_type() {
+    let doc = common::document(11, 5000);
+    let f = temp(doc.as_bytes());
+    let mut b = JsonReaderBuilder::new();
+    b.infer(Infer::Full);
+    let inferred = b.infer_schema(f.path()).unwrap();
+    assert_eq!(inferred.lines, 5000);
+    let s = &inferred.schema;
+    let ty = |n: &str| s.field_with_name(n).unwrap().data_type().clone();
+    assert_eq!(ty("id"), DataType::Int64);
+    assert_eq!(ty("name"), DataType::Utf8);
+    assert_eq!(ty("score"), DataType::Float64);
+    assert_eq!(ty("big"), DataType::Int64);
+    assert_eq!(ty("ok"), DataType::Boolean);
+    assert_eq!(ty("ts"), DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())));
+    assert_eq!(ty("day"), DataType::Date32);
+    assert!(matches!(ty("obj"), DataType::Struct(_)));
+    assert!(matches!(ty("arr"), DataType::List(_)));
+    assert!(matches!(ty("extra"), DataType::Struct(_)));
+
+    // arrow-json cannot read `extra.x` (a list of an int and an object):
+    // compare without it; it is checked on its own below.
+    let fields: Vec<_> = s.fields().iter().filter(|f| f.name() != "extra").cloned().collect();
+    let schema = with_offset_tz(&Schema::new(fields));
+    b.threads(1).batch_size(1 << 20);
+    let ours = read_all(&b, f.path(), &schema);
+    let theirs = arrow_json(doc.as_bytes(), &schema);
+    assert_eq!(ours.num_rows(), 5000);
+    for (i, field) in schema.fields().iter().enumerate() {
+        assert_eq!(ours.column(i).to_data(), theirs.column(i).to_data(), "{}", field.name());
+    }
+}
+
+#[test]
+fn mixed_values_are_text_strings_as_their_value() {
+    let doc = concat!(
+        "{\"v\":\"a\\u00e9\"}\n",
+        "{\"v\":12}\n",
+        "{\"v\":{\"k\": [1, true]}}\n",
+        "{\"v\":null}\n",
+        "{\"v\":-1.5e3}\n",
+        "{}\n",
+    );
+    let f = temp(doc.as_bytes());
+    let b = JsonReaderBuilder::new();
+    let inferred = b.infer_schema(f.path()).unwrap();
+    assert_eq!(inferred.schema.field(0).data_type(), &DataType::Utf8);
+    let got = read_all(&b, f.path(), &inferred.schema);
+    let col = got.column(0).as_any().downcast_ref::<arrow_array::StringArray>().unwrap();
+    let vals: Vec<Option<&str>> = col.iter().collect();
+    assert_eq!(
+        vals,
+        [Some("aé"), Some("12"), Some("{\"k\": [1, true]}"), None, Some("-1.5e3"), None]
+    );
+}
+
+#[test]
+fn parallel_equals_sequential_for_every_thread_count_and_chunk() {
+    let doc = common::document(5, 3000);
+    // Blank lines, a BOM, CRLF and no final newline: the places ranges cut.
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    for (i, l) in doc.lines().enumerate() {
+        bytes.extend_from_slice(l.as_bytes());
+        bytes.extend_from_slice(if i % 7 == 0 { b"\r\n" } else { b"\n" });
+        if i % 50 == 0 {
+            bytes.extend_from_slice(b"   \n\n");
+        }
+    }
+    bytes.pop();
+    let f = temp(&bytes);
+    let mut b = JsonReaderBuilder::new();
+    b.infer(Infer::Full);
+    let schema = b.infer_schema(f.path()).unwrap().schema;
+    b.threads(1);
+    let one = read_all(&b, f.path(), &schema);
+    assert_eq!(one.num_rows(), 3000);
+    let mut src = Source::open(f.path()).unwrap();
+    let counted = b.count(&mut src).unwrap();
+    assert_eq!(counted.records, 3000);
+    for threads in 1..=8 {
+        for chunk in [97u64, 1000, 4096, 1 << 20] {
+            b.threads(threads).chunk_size(chunk).batch_size(333);
+            assert_eq!(read_all(&b, f.path(), &schema), one, "{threads} threads, {chunk} B chunks");
+            let mut src = Source::open(f.path()).unwrap();
+            assert_eq!(b.count(&mut src).unwrap(), counted, "{threads} threads, {chunk} B chunks");
+        }
+    }
+    // A stream (gzip) reads the same.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&bytes).unwrap();
+    let g = temp(&gz.finish().unwrap());
+    b.threads(4).chunk_size(1000);
+    assert_eq!(read_all(&b, g.path(), &schema), one);
+}
+
+/// The error every reader setting gives for `bytes`.
+fn errors(bytes: &[u8], schema: Option<SchemaRef>, max_line: usize) -> Vec<String> {
+    let f = temp(bytes);
+    let mut out = Vec::new();
+    for (threads, chunk) in [(1, 1 << 20), (2, 64), (3, 1000), (8, 1 << 20)] {
+        let mut b = JsonReaderBuilder::new();
+        b.threads(threads).chunk_size(chunk).max_line_len(max_line);
+        let schema = schema.clone().unwrap_or_else(|| b.infer_schema(f.path()).unwrap().schema);
+        let mut src = Source::open(f.path()).unwrap();
+        let err = b.for_each_batch(&mut src, schema, |_| Ok(())).unwrap_err().to_string();
+        out.push(err.replace(&f.path().display().to_string(), "F"));
+    }
+    out.dedup();
+    out
+}
+
+#[test]
+fn a_broken_line_in_the_middle_is_named_by_record_line_and_byte() {
+    let mut doc = String::new();
+    for i in 0..2000 {
+        if i == 1234 {
+            doc.push_str("{\"a\":1,\"b\":\"x\" \"c\":2}\n");
+        } else {
+            doc.push_str(&format!("{{\"a\":{i},\"b\":\"x\"}}\n"));
+        }
+        if i == 10 {
+            doc.push('\n'); // a blank line: a line, not a record
+        }
+    }
+    let byte = doc.find("\"x\" \"c\"").unwrap() + 4;
+    assert_eq!(
+        errors(doc.as_bytes(), None, 1 << 20),
+        [format!("F: record 1235 (line 1236, byte {byte}): expected ',' or '}}' after a member")]
+    );
+}
+
+#[test]
+fn a_value_that_does_not_fit_names_its_field() {
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "req",
+        DataType::Struct(vec![Field::new("status", DataType::Int64, true)].into()),
+        true,
+    )]));
+    let doc = "{\"req\":{\"status\":200}}\n{\"req\":{\"status\":\"OK\"}}\n";
+    assert_eq!(
+        errors(doc.as_bytes(), Some(schema), 1 << 20),
+        ["F: record 2 (line 2, byte 40): field \"req.status\": \"OK\" does not fit int64"]
+    );
+}
+
+#[test]
+fn invalid_utf8_and_duplicate_keys_and_a_line_over_the_limit() {
+    let doc = b"{\"a\":\"ok\"}\n{\"a\":\"\xff\"}\n";
+    assert_eq!(errors(doc, None, 1 << 20), ["F: record 2 (line 2, byte 17): invalid UTF-8"]);
+    let doc = b"{\"a\":1}\n{\"a\":1,\"a\":2}\n";
+    assert_eq!(
+        errors(doc, None, 1 << 20),
+        ["F: record 2 (line 2, byte 15): the key \"a\" twice in one object"]
+    );
+    let mut doc = String::new();
+    for i in 0..300 {
+        doc.push_str(&format!(
+            "{{\"a\":\"{}\"}}\n",
+            if i == 200 { "y".repeat(5000) } else { "x".into() }
+        ));
+    }
+    let byte = doc.find("yyy").unwrap() - 6;
+    assert_eq!(
+        errors(doc.as_bytes(), None, 4096),
+        [format!("F: line 201 (byte {byte}): line longer than the limit of 4096 bytes")]
+    );
+}
+
+#[test]
+fn a_truncated_gzip_is_an_error_after_the_lines_before_it() {
+    let doc = common::document(3, 20_000);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(doc.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let f = temp(&gz[..gz.len() / 2]);
+    let b = JsonReaderBuilder::new();
+    let mut src = Source::open(f.path()).unwrap();
+    let err = b.count(&mut src).unwrap_err().to_string();
+    assert!(
+        err.contains("gzip") || err.contains("truncated") || err.contains("unexpected end"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_reports_every_problem_in_order() {
+    let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, true)]));
+    let doc = "{\"n\":1}\n[1]\n{\"n\":1.5}\n\n{\"n\":\n{\"n\":2}\nnope\n";
+    let f = temp(doc.as_bytes());
+    for threads in [1, 3] {
+        let mut b = JsonReaderBuilder::new();
+        b.threads(threads).chunk_size(7);
+        let mut seen = Vec::new();
+        let mut src = Source::open(f.path()).unwrap();
+        let counted = b
+            .check(&mut src, Some(schema.clone()), |p| {
+                seen.push(format!("{} {:?} {}", p.pos, p.field, p.reason));
+                true
+            })
+            .unwrap();
+        assert_eq!(counted.records, 6);
+        assert_eq!(counted.lines, 7);
+        assert_eq!(
+            seen,
+            [
+                "record 2 (line 2, byte 8) None not an object (one object a line)",
+                "record 3 (line 3, byte 17) Some(\"n\") 1.5 does not fit int64",
+                "record 4 (line 5, byte 28) None a value is missing",
+                "record 6 (line 7, byte 37) None not a JSON value",
+            ]
+        );
+    }
+}
