@@ -14,6 +14,7 @@ mod csv;
 mod exit;
 mod gen;
 mod json;
+mod jsonl;
 mod lab;
 // What a lean build answers for SQL and URLs; compiled in every build so
 // that its tests run in the full one, where it is unused.
@@ -47,6 +48,7 @@ struct Cli {
 enum Command {
     Count(count::Args),
     Csv(csv::Args),
+    Json(jsonl::Args),
     Gen(gen::Args),
     Lab(lab::Args),
     #[cfg(feature = "sql")]
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Count(args) => count::run(args, cli.quiet),
         Command::Csv(args) => csv::run(args),
+        Command::Json(args) => jsonl::run(args, cli.quiet),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
         #[cfg(feature = "sql")]

@@ -59,6 +59,7 @@ mod error;
 pub mod infer;
 mod reader;
 pub mod scan;
+pub mod select;
 
 pub use error::{Error, Result};
 pub use reader::{

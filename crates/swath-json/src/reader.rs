@@ -124,6 +124,16 @@ impl JsonReaderBuilder {
         self
     }
 
+    /// How the input is cut (for [`crate::chunks::for_each_chunk`]).
+    pub fn cutting(&self) -> Cutting {
+        self.cut
+    }
+
+    /// The threads for a ranged input.
+    pub fn thread_count(&self) -> usize {
+        self.cut.threads
+    }
+
     /// The reading mode for `src`: parallel on a ranged input, else one
     /// thread.
     pub fn mode(&self, src: &Source) -> &'static str {

@@ -34,7 +34,7 @@ pub enum Num {
 
 /// A string's body: the bytes between the quotes, and whether they hold
 /// an escape (then [`unescape`] gives the value; without, they are it).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Str<'a> {
     /// The raw body, escapes as written.
     pub raw: &'a [u8],

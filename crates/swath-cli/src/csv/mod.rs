@@ -28,6 +28,8 @@ mod to_arrow;
 mod to_json;
 mod to_parquet;
 
+pub(crate) use to_parquet::row_group_bytes;
+
 /// Read CSV: count, check, head, select columns, convert to JSON.
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -74,7 +74,7 @@ const ROW_GROUP_BYTES: usize = 128 << 20;
 /// `to-parquet -t 2` of 4.3 GiB under 64 MiB with the full binary: 38.7 s
 /// (7,568 major faults) as uncapped; 8 MiB row groups and 1 MiB chunks,
 /// 22.5 s (2,157). Uncapped the settings only add row groups.
-fn row_group_bytes(given: Option<usize>, small: Option<u64>) -> usize {
+pub(crate) fn row_group_bytes(given: Option<usize>, small: Option<u64>) -> usize {
     match (given, small) {
         (Some(b), _) => b,
         (None, Some(limit)) => usize::try_from(limit / 8).unwrap_or(usize::MAX).max(1 << 20),
