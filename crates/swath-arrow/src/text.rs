@@ -13,12 +13,16 @@ pub fn parse_date(b: &[u8]) -> Option<i32> {
 /// given, else the wall clock as written) and whether it had an offset.
 #[inline]
 pub fn parse_timestamp(b: &[u8]) -> Option<(i64, bool)> {
-    match b.len() {
-        19 | 20 => match fixed_timestamp(b) {
-            Some(t) => Some(t),
-            None => general_timestamp(b),
-        },
-        _ => general_timestamp(b),
+    let fixed = match b.len() {
+        19 | 20 => fixed_timestamp(b),
+        // Milliseconds or microseconds, with or without `Z`: what JSON logs
+        // write (`general_timestamp` was 2.5% of a JSON-lines decode).
+        23 | 24 | 26 | 27 => fixed_fraction(b),
+        _ => None,
+    };
+    match fixed {
+        Some(t) => Some(t),
+        None => general_timestamp(b),
     }
 }
 
@@ -94,6 +98,24 @@ fn fixed_timestamp(b: &[u8]) -> Option<(i64, bool)> {
     let days = i64::from(days_from_civil(y, m, d));
     let secs = days * 86_400 + i64::from(h * 3600 + mi * 60 + sec);
     Some((secs * 1_000_000, tz))
+}
+
+/// The common shape with 3 or 6 fraction digits: `YYYY-MM-DDTHH:MM:SS.fff`
+/// or `.ffffff`, with or without a `Z`. `None` for anything else.
+#[inline(always)]
+fn fixed_fraction(b: &[u8]) -> Option<(i64, bool)> {
+    let (head, tail) = b.split_first_chunk::<19>()?;
+    let (tail, tz) = match tail.split_last() {
+        Some((b'Z', rest)) => (rest, true),
+        _ => (tail, false),
+    };
+    let (b'.', digits) = tail.split_first()? else { return None };
+    if !(digits.len() == 3 || digits.len() == 6) || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let (base, _) = fixed_timestamp(head)?;
+    let frac = digits.iter().fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+    Some((base + frac * if digits.len() == 3 { 1000 } else { 1 }, tz))
 }
 
 /// Every shape [`parse_timestamp`] reads: fractions and offsets too.
@@ -354,16 +376,32 @@ mod tests {
                     for (h, mi, sec) in
                         [(0, 0, 0), (23, 59, 59), (24, 0, 0), (12, 60, 1), (1, 2, 60)]
                     {
-                        for sep in ['T', ' ', 't'] {
+                        for (sep, frac) in [
+                            ('T', ""),
+                            (' ', ""),
+                            ('t', ""),
+                            ('T', ".123"),
+                            (' ', ".000001"),
+                            ('T', ".12345"),
+                        ] {
                             for z in ["", "Z", "z"] {
-                                let t =
-                                    format!("{y:04}-{m:02}-{d:02}{sep}{h:02}:{mi:02}:{sec:02}{z}");
+                                let t = format!(
+                                    "{y:04}-{m:02}-{d:02}{sep}{h:02}:{mi:02}:{sec:02}{frac}{z}"
+                                );
                                 let b = t.as_bytes();
                                 let general = general_timestamp(b);
-                                match fixed_timestamp(b) {
+                                let fixed = if frac.is_empty() {
+                                    fixed_timestamp(b)
+                                } else {
+                                    fixed_fraction(b)
+                                };
+                                match fixed {
                                     Some(v) => assert_eq!(Some(v), general, "{t}"),
                                     None => assert!(
-                                        general.is_none() || sep == 't' || z == "z",
+                                        general.is_none()
+                                            || sep == 't'
+                                            || z == "z"
+                                            || frac == ".12345",
                                         "{t}: the fast path refused what the general one reads"
                                     ),
                                 }

@@ -24,7 +24,7 @@ use arrow_schema::{ArrowError, DataType, FieldRef, Fields, SchemaRef, TimeUnit};
 use swath_arrow::text::{parse_date, parse_timestamp};
 use swath_csv::typed::{parse_f64, parse_i64};
 
-use crate::scan::{unescape, Cursor, Num, Str, Syntax, MAX_DEPTH};
+use crate::scan::{unescape, Cursor, Literal, Num, Str, Syntax, MAX_DEPTH};
 
 /// Why a line did not decode: a syntax error, or a value that does not fit
 /// its field (with the field's path, innermost name first).
@@ -136,7 +136,10 @@ enum Col {
 #[derive(Debug)]
 struct StructCol {
     fields: Fields,
-    names: Vec<Box<[u8]>>,
+    /// Each name as a JSON key is written, quotes included, when that is
+    /// its only spelling (no byte that JSON escapes): a key equal to these
+    /// bytes is that field, no string scan needed.
+    quoted: Vec<Option<Literal>>,
     cols: Vec<Col>,
     index: HashMap<Box<[u8]>, usize>,
     seen: Vec<u32>,
@@ -149,10 +152,17 @@ impl StructCol {
         let cols = fields.iter().map(|f| Col::new(f.data_type())).collect::<Result<Vec<_>, _>>()?;
         let names: Vec<Box<[u8]>> = fields.iter().map(|f| f.name().as_bytes().into()).collect();
         let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+        let quoted = names
+            .iter()
+            .map(|n| {
+                let plain = n.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
+                plain.then(|| Literal::new(&[&b"\""[..], n, b"\""].concat()))
+            })
+            .collect();
         Ok(StructCol {
             fields: fields.clone(),
+            quoted,
             seen: vec![0; names.len()],
-            names,
             cols,
             index,
             generation: 0,
@@ -180,10 +190,14 @@ impl StructCol {
         } else {
             loop {
                 let key_at = c.at();
-                let k = c.key()?;
-                let hit = if !k.escaped && next < n && *self.names[next] == *k.raw {
+                // Lines of one log share their key order: try the field
+                // after the last one first, as bytes.
+                let guessed = next < n && self.quoted[next].as_ref().is_some_and(|q| c.eat(q));
+                let hit = if guessed {
+                    c.expect(b':', "expected ':' after a key")?;
                     Some(next)
                 } else {
+                    let k = c.key()?;
                     self.lookup(k, scratch)
                 };
                 match hit {
@@ -443,28 +457,27 @@ impl Col {
         Ok(match self {
             Col::Bool { vals, nulls } => Arc::new(BooleanArray::new(vals.finish(), nulls.finish())),
             Col::Int { vals, nulls } => Arc::new(PrimitiveArray::<Int64Type>::new(
-                ScalarBuffer::from(std::mem::take(vals)),
+                ScalarBuffer::from(refill(vals)),
                 nulls.finish(),
             )),
             Col::Float { vals, nulls } => Arc::new(PrimitiveArray::<Float64Type>::new(
-                ScalarBuffer::from(std::mem::take(vals)),
+                ScalarBuffer::from(refill(vals)),
                 nulls.finish(),
             )),
             Col::Date { vals, nulls } => Arc::new(PrimitiveArray::<Date32Type>::new(
-                ScalarBuffer::from(std::mem::take(vals)),
+                ScalarBuffer::from(refill(vals)),
                 nulls.finish(),
             )),
             Col::Ts { vals, tz, nulls } => Arc::new(
                 PrimitiveArray::<TimestampMicrosecondType>::new(
-                    ScalarBuffer::from(std::mem::take(vals)),
+                    ScalarBuffer::from(refill(vals)),
                     nulls.finish(),
                 )
                 .with_timezone_opt(tz.clone()),
             ),
             Col::Text { offsets, data, nulls } => {
-                let offsets =
-                    OffsetBuffer::new(ScalarBuffer::from(std::mem::replace(offsets, vec![0])));
-                let data = std::mem::take(data);
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(restart(offsets)));
+                let data = refill(data);
                 debug_assert!(std::str::from_utf8(&data).is_ok());
                 // SAFETY: the offsets start at 0 and never decrease (each is
                 // the data's length after a value). The data is UTF-8: the
@@ -481,8 +494,7 @@ impl Col {
                 Arc::new(StructArray::try_new(s.fields.clone(), cols, s.nulls.finish())?)
             }
             Col::List { field, offsets, child, nulls } => {
-                let offsets =
-                    OffsetBuffer::new(ScalarBuffer::from(std::mem::replace(offsets, vec![0])));
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(restart(offsets)));
                 Arc::new(ListArray::try_new(
                     field.clone(),
                     offsets,
@@ -492,6 +504,19 @@ impl Col {
             }
         })
     }
+}
+
+/// The values built so far, leaving an empty vector of the same capacity
+/// for the next batch (batches are alike: no regrowing, no new pages).
+fn refill<T>(v: &mut Vec<T>) -> Vec<T> {
+    std::mem::replace(v, Vec::with_capacity(v.len()))
+}
+
+/// Offsets as [`refill`], the next batch's starting at 0.
+fn restart(v: &mut Vec<i32>) -> Vec<i32> {
+    let mut next = Vec::with_capacity(v.len());
+    next.push(0);
+    std::mem::replace(v, next)
 }
 
 /// A string's value: its raw bytes, or (with escapes) its value in
