@@ -209,19 +209,88 @@ fn read_some(src: &mut Source, buf: &mut [u8], at: u64) -> Result<usize> {
     }
 }
 
-/// A chunk read by a worker: its bytes (whole lines) and where they start;
-/// `too_long` when the line that crosses its end is over the limit.
-struct Piece {
-    buf: Vec<u8>,
+/// A chunk read from a ranged input: its bytes (whole lines) and where
+/// they start.
+pub(crate) struct Piece {
+    pub(crate) buf: Vec<u8>,
     /// Offset of the first owned line in `buf`.
-    start: usize,
+    pub(crate) start: usize,
     /// Absolute offset of `buf[0]`.
-    offset: u64,
+    pub(crate) offset: u64,
+    /// The line that crosses the chunk's end is over the limit: it starts
+    /// here in `buf` (which ends before it).
+    pub(crate) too_long: Option<usize>,
 }
 
-/// On many threads: each chunk reads its nominal range (and the byte
-/// before it, to know whether a line starts there) and on to the end of
-/// its last line.
+impl Piece {
+    /// The lines the chunk owns.
+    pub(crate) fn lines(&self, max_line: usize) -> Lines<'_> {
+        Lines::new(&self.buf[self.start..], self.offset + self.start as u64, max_line)
+    }
+
+    /// Where the lines stopped at a line over the limit (absolute byte),
+    /// once `lines` (of this piece) were walked.
+    pub(crate) fn stopped_at(&self, lines: &Lines<'_>) -> Option<u64> {
+        let j = lines.too_long.map(|j| self.start + j).or(self.too_long);
+        j.map(|j| self.offset + j as u64)
+    }
+}
+
+/// Read the chunk of `file` (of length `len`) whose nominal range is
+/// `nominal`: the byte before it (to know whether a line starts at its
+/// start), the range, and on to the end of its last line, at most
+/// `max_line` past that line's start. `buf` is reused.
+pub(crate) fn read_chunk(
+    file: &dyn ReadAt,
+    len: u64,
+    nominal: std::ops::Range<u64>,
+    max_line: usize,
+    mut buf: Vec<u8>,
+) -> Result<Piece> {
+    let from = nominal.start.saturating_sub(1);
+    buf.clear();
+    buf.resize((nominal.end - from) as usize, 0);
+    read_exact_at(file, &mut buf, from)?;
+    let start = if nominal.start == 0 {
+        0
+    } else {
+        match memchr::memchr(b'\n', &buf) {
+            Some(i) => i + 1,
+            // No line starts in this chunk.
+            None => buf.len(),
+        }
+    };
+    let mut too_long = None;
+    if start < buf.len() && nominal.end < len && buf.last() != Some(&b'\n') {
+        // The last line crosses the end: read on to its newline, at most
+        // the limit past its start.
+        let last = memchr::memrchr(b'\n', &buf[start..]).map_or(start, |j| start + j + 1);
+        let mut at = nominal.end;
+        loop {
+            let limit = last + max_line;
+            if buf.len() >= limit || at >= len {
+                if buf.len() - last >= max_line && at < len {
+                    too_long = Some(last);
+                    buf.truncate(last);
+                }
+                break;
+            }
+            let want = (64 * 1024).min(limit - buf.len()).min((len - at) as usize);
+            let old = buf.len();
+            buf.resize(old + want, 0);
+            read_exact_at(file, &mut buf[old..], at)?;
+            at += want as u64;
+            if let Some(j) = memchr::memchr(b'\n', &buf[old..]) {
+                buf.truncate(old + j + 1);
+                break;
+            }
+        }
+    }
+    Ok(Piece { buf, start, offset: from, too_long })
+}
+
+/// On many threads: each chunk of the file is read by [`read_chunk`] and
+/// worked on by one thread; the results are consumed in file order.
 fn ranged<T, W, C>(
     file: &dyn ReadAt,
     len: u64,
@@ -238,65 +307,16 @@ where
     let spares: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     let mut lines_before = 0u64;
     let mut failed: Option<Error> = None;
-    let read_piece = |i: usize| -> Result<(Piece, Option<usize>)> {
-        let nominal = nth_range(len, cut.chunk, i);
-        let from = nominal.start.saturating_sub(1);
-        let mut buf = spares.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
-        buf.clear();
-        buf.resize((nominal.end - from) as usize, 0);
-        read_exact_at(file, &mut buf, from)?;
-        let start = if nominal.start == 0 {
-            0
-        } else {
-            match memchr::memchr(b'\n', &buf) {
-                Some(i) => i + 1,
-                // No line starts in this chunk.
-                None => buf.len(),
-            }
-        };
-        let mut too_long = None;
-        if start < buf.len() && nominal.end < len && buf.last() != Some(&b'\n') {
-            // The last line crosses the end: read on to its newline, at
-            // most the limit past its start.
-            let last = memchr::memrchr(b'\n', &buf[start..]).map_or(start, |j| start + j + 1);
-            let mut at = nominal.end;
-            loop {
-                let limit = last + cut.max_line;
-                if buf.len() >= limit || at >= len {
-                    if buf.len() - last >= cut.max_line && at < len {
-                        too_long = Some(last);
-                        buf.truncate(last);
-                    }
-                    break;
-                }
-                let want = (64 * 1024).min(limit - buf.len()).min((len - at) as usize);
-                let old = buf.len();
-                buf.resize(old + want, 0);
-                read_exact_at(file, &mut buf[old..], at)?;
-                at += want as u64;
-                if let Some(j) = memchr::memchr(b'\n', &buf[old..]) {
-                    buf.truncate(old + j + 1);
-                    break;
-                }
-            }
-        }
-        Ok((Piece { buf, start, offset: from }, too_long))
-    };
     swath::parallel::run_ordered(
         tasks,
         cut.threads,
         2 * cut.threads,
         |i| {
-            let (piece, too_long) = read_piece(i)?;
-            let mut lines = Lines::new(
-                &piece.buf[piece.start..],
-                piece.offset + piece.start as u64,
-                cut.max_line,
-            );
+            let spare = spares.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
+            let piece = read_chunk(file, len, nth_range(len, cut.chunk, i), cut.max_line, spare)?;
+            let mut lines = piece.lines(cut.max_line);
             let out = work(&mut lines);
-            let ended = lines.too_long.map(|j| piece.start + j).or(too_long);
-            let count = lines.count;
-            let at = ended.map(|j| piece.offset + j as u64);
+            let (count, at) = (lines.count, piece.stopped_at(&lines));
             if let Ok(mut s) = spares.lock() {
                 s.push(piece.buf);
             }
@@ -323,6 +343,38 @@ where
         },
     );
     failed.map_or(Ok(()), Err)
+}
+
+/// The line number (1-based) of the line that starts at `line_start`, and
+/// the objects (non-blank lines) before it: for an error met by a reader
+/// of a range, which knows only bytes. Reads the file up to there once.
+///
+/// # Errors
+///
+/// Reading errors.
+pub fn locate(file: &dyn ReadAt, line_start: u64) -> Result<(u64, u64)> {
+    let mut buf = vec![0u8; 1 << 20];
+    let (mut lines, mut records) = (0u64, 0u64);
+    let mut at = 0u64;
+    // Whether the current line has had a byte other than whitespace.
+    let mut filled = false;
+    while at < line_start {
+        let want = ((line_start - at) as usize).min(buf.len());
+        read_exact_at(file, &mut buf[..want], at)?;
+        for &b in &buf[..want] {
+            match b {
+                b'\n' => {
+                    lines += 1;
+                    records += u64::from(filled);
+                    filled = false;
+                }
+                b' ' | b'\t' | b'\r' => {}
+                _ => filled = true,
+            }
+        }
+        at += want as u64;
+    }
+    Ok((lines + 1, records))
 }
 
 fn read_exact_at(file: &dyn ReadAt, buf: &mut [u8], at: u64) -> Result<()> {

@@ -63,8 +63,8 @@ pub mod select;
 
 pub use error::{Error, Result};
 pub use reader::{
-    Counted, Infer, Inferred, JsonReaderBuilder, Problem, DEFAULT_BATCH_SIZE, DEFAULT_CHUNK,
-    DEFAULT_MAX_LINE,
+    Counted, Infer, Inferred, JsonReaderBuilder, Problem, RangeBatches, DEFAULT_BATCH_SIZE,
+    DEFAULT_CHUNK, DEFAULT_MAX_LINE,
 };
 
 // Re-exported so that users build schemas and read batches with the same

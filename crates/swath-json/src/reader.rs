@@ -12,7 +12,7 @@ use swath::range::read_full_at;
 use swath::{Position, Source};
 pub use swath_arrow::Infer;
 
-use crate::chunks::{for_each_chunk, Cutting, Lines};
+use crate::chunks::{for_each_chunk, locate, read_chunk, Cutting, Lines};
 use crate::decode::{Bad, Decoder};
 use crate::error::{Error, Result};
 use crate::infer::{schema_of, Inference, Obj};
@@ -298,6 +298,40 @@ impl JsonReaderBuilder {
         fail.map_or(Ok(records), Err)
     }
 
+    /// The batches of the lines that start in `range` of a ranged input
+    /// (`file`, of length `len`), read on the calling thread a chunk at a
+    /// time: for an engine that splits files into byte ranges (any cut is
+    /// exact, every line start being a record start). `name` is the input's
+    /// name in errors.
+    ///
+    /// # Errors
+    ///
+    /// A schema the decoder cannot build.
+    pub fn range_batches(
+        &self,
+        file: Arc<dyn swath::ReadAt>,
+        len: u64,
+        range: std::ops::Range<u64>,
+        schema: SchemaRef,
+        name: Option<PathBuf>,
+    ) -> Result<RangeBatches> {
+        Decoder::new(schema.clone())?;
+        let end = range.end.min(len);
+        Ok(RangeBatches {
+            file,
+            len,
+            next: range.start.min(end),
+            end,
+            cut: self.cut,
+            schema,
+            batch_size: self.batch_size,
+            queue: std::collections::VecDeque::new(),
+            pending: None,
+            spare: Vec::new(),
+            name,
+        })
+    }
+
     /// Count the objects of `src`, checking that every line is one.
     ///
     /// # Errors
@@ -541,4 +575,92 @@ fn sample_ranged(
         }
     }
     Ok(())
+}
+
+/// [`JsonReaderBuilder::range_batches`]: batches in file order, pulled one
+/// at a time; an error comes after the batches before it.
+pub struct RangeBatches {
+    file: Arc<dyn swath::ReadAt>,
+    len: u64,
+    /// The next chunk's nominal start, and the range's end.
+    next: u64,
+    end: u64,
+    cut: Cutting,
+    schema: SchemaRef,
+    batch_size: usize,
+    queue: std::collections::VecDeque<RecordBatch>,
+    /// The error to give once the queue is empty.
+    pending: Option<Error>,
+    spare: Vec<u8>,
+    name: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for RangeBatches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RangeBatches").field("next", &self.next).field("end", &self.end).finish()
+    }
+}
+
+impl RangeBatches {
+    /// The schema of the batches.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// The next batch, or `None` at the range's end.
+    ///
+    /// # Errors
+    ///
+    /// A line that is not one object or does not fit the schema, a line
+    /// over the limit, a read error; with the record and line found by
+    /// reading the file up to it ([`crate::chunks::locate`]).
+    pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        loop {
+            if let Some(b) = self.queue.pop_front() {
+                return Ok(Some(b));
+            }
+            if let Some(e) = self.pending.take() {
+                self.next = self.end;
+                return Err(e);
+            }
+            if self.next >= self.end {
+                return Ok(None);
+            }
+            let stop = (self.next + self.cut.chunk).min(self.end);
+            let spare = std::mem::take(&mut self.spare);
+            let piece =
+                read_chunk(&*self.file, self.len, self.next..stop, self.cut.max_line, spare)
+                    .map_err(|e| self.named(e))?;
+            self.next = stop;
+            let mut lines = piece.lines(self.cut.max_line);
+            let out = decode_chunk(&mut lines, &self.schema, self.batch_size);
+            let stopped = piece.stopped_at(&lines);
+            self.spare = piece.buf;
+            self.queue.extend(out.batches);
+            if let Some((_, _, off, bad)) = out.bad {
+                let (line, before) = locate(&*self.file, off).map_err(|e| self.named(e))?;
+                self.pending = Some(line_error(&self.name, line, before + 1, off, &bad));
+            } else if let Some(byte) = stopped {
+                let (line, _) = locate(&*self.file, byte).map_err(|e| self.named(e))?;
+                let e =
+                    swath::Error::new(swath::ErrorKind::LineTooLong { limit: self.cut.max_line });
+                self.pending = Some(self.named(Error::Read(e.at(Position::new(byte, line, 0)))));
+            }
+        }
+    }
+
+    fn named(&self, e: Error) -> Error {
+        match (e, &self.name) {
+            (Error::Read(r), Some(p)) if r.path().is_none() => Error::Read(r.with_path(p)),
+            (e, _) => e,
+        }
+    }
+}
+
+impl Iterator for RangeBatches {
+    type Item = std::result::Result<RecordBatch, arrow_schema::ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_batch().map_err(Into::into).transpose()
+    }
 }

@@ -278,3 +278,46 @@ fn check_reports_every_problem_in_order() {
         );
     }
 }
+
+/// An engine's byte ranges, cut anywhere, read the same rows as the whole
+/// file; an error in one range names the same record, line and byte.
+#[test]
+fn ranges_cut_anywhere_read_every_line_once() {
+    let doc = common::document(8, 2000);
+    let f = temp(doc.as_bytes());
+    let mut b = JsonReaderBuilder::new();
+    b.infer(Infer::Full).threads(1);
+    let schema = b.infer_schema(f.path()).unwrap().schema;
+    let whole = read_all(&b, f.path(), &schema);
+    let (file, len) = swath::range::open_ranged(f.path()).unwrap();
+    for parts in [1u64, 2, 3, 7, 64] {
+        b.chunk_size(1000);
+        let mut batches = Vec::new();
+        for p in 0..parts {
+            let range = len * p / parts..len * (p + 1) / parts;
+            let rdr = b.range_batches(file.clone(), len, range, schema.clone(), None).unwrap();
+            batches.extend(rdr.map(Result::unwrap));
+        }
+        let got = arrow_select::concat::concat_batches(&schema, &batches).unwrap();
+        assert_eq!(got, whole, "{parts} ranges");
+    }
+    let mut bad = doc.clone();
+    let at = bad.len() * 2 / 3;
+    let at = at + bad[at..].find('\n').unwrap() + 1;
+    bad.insert_str(at, "{\"id\":\n");
+    let g = temp(bad.as_bytes());
+    let mut src = Source::open(g.path()).unwrap();
+    let want = b.for_each_batch(&mut src, schema.clone(), |_| Ok(())).unwrap_err().to_string();
+    let (file, len) = swath::range::open_ranged(g.path()).unwrap();
+    let name = Some(g.path().to_path_buf());
+    let mut rdr = b.range_batches(file, len, len / 2..len, schema, name).unwrap();
+    let got = loop {
+        match rdr.next_batch() {
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("no error"),
+            Err(e) => break e.to_string(),
+        }
+    };
+    assert_eq!(got, want);
+    assert!(want.contains(&format!("byte {}", at + 6)), "{want}");
+}
