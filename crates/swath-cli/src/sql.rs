@@ -1,5 +1,6 @@
-//! `swath sql`: SQL over CSV files (DataFusion), each file read by swath on
-//! every core through its exact split plan, quoted newlines and all.
+//! `swath sql`: SQL over CSV and JSON-lines files (DataFusion), each file
+//! read by swath on every core: CSV through its exact split plan, quoted
+//! newlines and all; JSON lines in byte ranges (every line a record).
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -12,28 +13,36 @@ use swath_datafusion::datafusion::arrow::util::pretty::pretty_format_batches;
 use swath_datafusion::datafusion::common::TableReference;
 use swath_datafusion::datafusion::error::DataFusionError;
 use swath_datafusion::datafusion::prelude::{SessionConfig, SessionContext};
-use swath_datafusion::{SwathCsvExt, SwathCsvOptions};
+use swath_datafusion::{SwathCsvExt, SwathCsvOptions, SwathJsonExt, SwathJsonOptions};
 
 use crate::csv::DialectArgs;
 
-/// Run SQL over CSV files: a file path in quotes in FROM is that file as a
-/// table (or name tables with --table). Each file is split at exact record
-/// starts and read on every core; errors in a file name its record, line
-/// and byte.
+/// Run SQL over CSV and JSON-lines files: a file path in quotes in FROM is
+/// that file as a table (or name tables with --table); `.jsonl` and
+/// `.ndjson` files are JSON lines, others CSV (--format says otherwise).
+/// Each file is split at exact record starts and read on every core;
+/// errors in a file name its record, line and byte.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   swath sql \"SELECT city, avg(score) FROM 'data.csv' GROUP BY city\"
   swath sql --table t=data.csv \"SELECT count(*) FROM t WHERE score > 50\"
   swath sql --table a=a.csv --table b=dir/ \"SELECT * FROM a JOIN b USING (id)\" --csv
   swath sql -d tab \"SELECT * FROM 'x.tsv' LIMIT 5\" --json
+  swath sql \"SELECT level, count(*) FROM 'events.jsonl' GROUP BY level\"
+  swath sql --table e=logs/ --format json \"SELECT req['status'], count(*) FROM e GROUP BY 1\"
   swath sql --memory 256M \"SELECT * FROM 'big.csv' ORDER BY ts\" --csv")]
 pub struct Args {
     /// The query (DataFusion's SQL).
     query: String,
-    /// A table: NAME=PATH, a CSV file or a directory of .csv files
-    /// (repeatable).
+    /// A table: NAME=PATH, a file or a directory of .csv (or with
+    /// --format json, .jsonl) files (repeatable).
     #[arg(long = "table", value_name = "NAME=PATH")]
     tables: Vec<String>,
+    /// How tables are read: `auto` (by each path's ending: `.jsonl`,
+    /// `.ndjson`, also with `.gz` or `.zst`, are JSON lines, the rest CSV),
+    /// `csv` or `json` (every table).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "csv", "json"])]
+    format: String,
     #[command(flatten)]
     dialect: DialectArgs,
     /// Write the result as CSV (a header row, then the rows).
@@ -121,6 +130,16 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
         arrow.string_view(true);
         opts = opts.arrow(arrow);
     }
+    let mut reader = swath_json::JsonReaderBuilder::new();
+    reader.max_line_len(args.dialect.max_record_size());
+    if let Some(s) = args.split_size {
+        reader.chunk_size(s);
+    }
+    let opts = Formats {
+        csv: opts,
+        json: SwathJsonOptions::new().reader(reader),
+        format: args.format.clone(),
+    };
     for t in &args.tables {
         let (name, path) =
             t.split_once('=').ok_or_else(|| anyhow!("--table {t:?}: expected NAME=PATH"))?;
@@ -167,11 +186,38 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// How the tables of a query are read.
+struct Formats {
+    csv: SwathCsvOptions,
+    json: SwathJsonOptions,
+    /// auto, csv or json.
+    format: String,
+}
+
+impl Formats {
+    /// Whether the table at `path` is JSON lines.
+    fn is_json(&self, path: &str) -> bool {
+        match self.format.as_str() {
+            "json" => true,
+            "csv" => false,
+            _ => is_json_path(path),
+        }
+    }
+}
+
+/// A path whose ending says JSON lines: `.jsonl` or `.ndjson`, maybe
+/// compressed (`.gz`, `.zst`).
+fn is_json_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let base = lower.strip_suffix(".gz").or_else(|| lower.strip_suffix(".zst")).unwrap_or(&lower);
+    base.ends_with(".jsonl") || base.ends_with(".ndjson")
+}
+
 async fn register(
     ctx: &SessionContext,
     name: TableReference,
     path: &str,
-    opts: &SwathCsvOptions,
+    opts: &Formats,
 ) -> Result<()> {
     if swath::remote::is_url(path) {
         return register_remote(ctx, name, path, opts).await;
@@ -180,7 +226,10 @@ async fn register(
     // DataFusion takes a directory by its trailing slash.
     let path =
         if meta.is_dir() && !path.ends_with('/') { format!("{path}/") } else { path.to_string() };
-    ctx.register_swath_csv(name, &path, opts.clone()).await.map_err(df_error)
+    if opts.is_json(&path) {
+        return ctx.register_swath_json(name, &path, opts.json.clone()).await.map_err(df_error);
+    }
+    ctx.register_swath_csv(name, &path, opts.csv.clone()).await.map_err(df_error)
 }
 
 /// A table on an object store: its store registered with the session
@@ -191,12 +240,15 @@ async fn register_remote(
     ctx: &SessionContext,
     name: TableReference,
     url: &str,
-    opts: &SwathCsvOptions,
+    opts: &Formats,
 ) -> Result<()> {
     let remote = swath_remote::RemoteOptions::from_env().map_err(|e| anyhow!("{e}"))?;
     let (store, base) = swath_remote::store_for(url, &remote)?;
     ctx.register_object_store(&base, store);
-    ctx.register_swath_csv(name, url, opts.clone()).await.map_err(df_error)
+    if opts.is_json(url) {
+        return ctx.register_swath_json(name, url, opts.json.clone()).await.map_err(df_error);
+    }
+    ctx.register_swath_csv(name, url, opts.csv.clone()).await.map_err(df_error)
 }
 
 #[cfg(not(feature = "remote"))]
@@ -204,7 +256,7 @@ async fn register_remote(
     _: &SessionContext,
     _: TableReference,
     url: &str,
-    _: &SwathCsvOptions,
+    _: &Formats,
 ) -> Result<()> {
     bail!("cannot read {url}: this swath was built without remote input (feature `remote`)")
 }
@@ -215,6 +267,9 @@ async fn register_remote(
 fn df_error(e: DataFusionError) -> anyhow::Error {
     if let Some(c) = swath_datafusion::csv_error(&e) {
         return anyhow!("{c}");
+    }
+    if let Some(j) = swath_datafusion::json_error(&e) {
+        return anyhow!("{j}");
     }
     if swath_datafusion::is_out_of_memory(&e) {
         let limit = MEMORY_LIMIT.get().map_or(String::new(), |l| format!(" of {l} bytes"));

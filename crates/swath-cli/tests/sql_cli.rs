@@ -152,3 +152,51 @@ fn a_missing_file_and_bad_sql_exit_2() {
     let out = swath().args(["sql", "SELEC nothing"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// JSON lines as tables: by extension in FROM, by `--format json` for a
+/// directory; nested fields in SQL; the same answers on any thread count
+/// as `swath json to-csv` gives the rows; a broken line names its record.
+#[test]
+fn json_lines_tables_by_extension_and_by_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..3000 {
+        let user = if i % 5 == 0 { String::new() } else { format!(",\"user\":{{\"name\":\"u{}\"}}", i % 7) };
+        text.push_str(&format!(
+            "{{\"id\":{i},\"level\":\"{}\",\"req\":{{\"status\":{},\"ms\":{}}}{user}}}\n",
+            ["info", "warn"][i % 2],
+            [200, 500][i % 3 % 2],
+            (i % 8) as f64 / 4.0
+        ));
+    }
+    write(dir.path(), "e.jsonl", &text);
+    std::fs::create_dir(dir.path().join("logs")).unwrap();
+    write(&dir.path().join("logs"), "a.jsonl", &text);
+    write(&dir.path().join("logs"), "skip.csv", "not,json\n");
+    let q = "SELECT level, count(*) AS n, sum(req['status']) AS s, sum(req['ms']) AS ms, \
+             count(\"user\"['name']) AS named FROM t GROUP BY level ORDER BY level";
+    let want = "level,n,s,ms,named\ninfo,1500,450000,1125.0,1200\nwarn,1500,450000,1500.0,1200\n";
+    for t in ["1", "3"] {
+        let by_ext = q.replace("FROM t", "FROM 'e.jsonl'");
+        let out = stdout(swath().current_dir(dir.path()).args(["sql", &by_ext, "--csv", "-t", t]));
+        assert_eq!(out, want, "{t} threads");
+        let out = stdout(
+            swath()
+                .current_dir(dir.path())
+                .args(["sql", "--table", "t=logs", "--format", "json", q, "--csv", "-t", t]),
+        );
+        assert_eq!(out, want, "a directory, {t} threads");
+    }
+    let bad = text.replacen("{\"id\":2000,", "{\"id\":2000,,", 1);
+    let p = write(dir.path(), "bad.jsonl", &bad);
+    for t in ["1", "4"] {
+        let out = swath()
+            .args(["sql", "--table", &format!("t={}", p.display()), "SELECT sum(id) FROM t", "-t", t])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("{}: record 2001 (line 2001", p.display())), "{t} threads: {err}");
+        assert!(err.contains("expected a key in double quotes"), "{err}");
+    }
+}

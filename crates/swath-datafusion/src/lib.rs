@@ -43,6 +43,7 @@
 pub mod codec;
 mod error;
 mod format;
+pub mod json;
 mod memory;
 mod opener;
 mod options;
@@ -56,6 +57,7 @@ mod table;
 pub use datafusion;
 pub use error::csv_error;
 pub use format::SwathCsvFormat;
+pub use json::{json_error, SwathJsonExt, SwathJsonOptions};
 pub use memory::{is_out_of_memory, memory_limited_runtime};
 pub use options::SwathCsvOptions;
 pub use register::SwathCsvExt;

@@ -30,10 +30,7 @@ impl SwathCsvOptions {
         &self,
         location: &object_store::path::Path,
     ) -> datafusion::error::Result<std::path::PathBuf> {
-        match &self.store_url {
-            Some(base) => Ok(format!("{}/{location}", base.trim_end_matches('/')).into()),
-            None => crate::paths::local_path(location),
-        }
+        crate::paths::object_path(self.store_url.as_deref(), location)
     }
 
     /// Comma-separated, a header row, types inferred by sampling.

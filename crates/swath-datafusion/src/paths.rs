@@ -8,9 +8,7 @@ use datafusion::error::{DataFusionError, Result};
 /// The local path of an object of the local file system store.
 pub(crate) fn local_path(location: &object_store::path::Path) -> Result<PathBuf> {
     object_store::local::LocalFileSystem::new().path_to_filesystem(location).map_err(|e| {
-        DataFusionError::Execution(format!(
-            "swath CSV tables read local files only; {location}: {e}"
-        ))
+        DataFusionError::Execution(format!("swath tables read local files only; {location}: {e}"))
     })
 }
 
@@ -23,4 +21,16 @@ pub(crate) fn is_compressed(path: &Path) -> bool {
         .and_then(|(src, _)| swath::range::read_full_at(&*src, &mut head, 0).ok())
         .unwrap_or(0);
     matches!(&head[..n], [0x1f, 0x8b, ..] | [0x28, 0xb5, 0x2f, 0xfd])
+}
+
+/// The path swath opens for an object of a table's store: its local path,
+/// or on a remote store (`store_url`, like `s3://bucket/`) its URL.
+pub(crate) fn object_path(
+    store_url: Option<&str>,
+    location: &object_store::path::Path,
+) -> Result<PathBuf> {
+    match store_url {
+        Some(base) => Ok(format!("{}/{location}", base.trim_end_matches('/')).into()),
+        None => local_path(location),
+    }
 }

@@ -180,28 +180,36 @@ impl FileSource for SwathCsvSource {
                 pieces.push((r.end - r.start, piece));
             }
         }
-        if pieces.len() <= 1 {
-            return Ok(None);
-        }
-        let n = target_partitions.min(pieces.len());
-        // Largest first onto the least loaded partition; in each partition
-        // the pieces stay in file order.
-        let mut order: Vec<usize> = (0..pieces.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(pieces[i].0));
-        let mut load = vec![0u64; n];
-        let mut owner = vec![0usize; pieces.len()];
-        for i in order {
-            let g = (0..n).min_by_key(|&g| (load[g], g)).unwrap_or(0);
-            load[g] += pieces[i].0;
-            owner[i] = g;
-        }
-        let mut groups: Vec<Vec<PartitionedFile>> = vec![Vec::new(); n];
-        for (i, (_, piece)) in pieces.into_iter().enumerate() {
-            groups[owner[i]].push(piece);
-        }
-        let mut out = config.clone();
-        out.file_groups =
-            groups.into_iter().filter(|g| !g.is_empty()).map(FileGroup::new).collect();
-        Ok(Some(out))
+        Ok(deal(pieces, target_partitions, config))
     }
+}
+
+/// Deal byte-range pieces of files (with their sizes) to `target_partitions`
+/// partitions, largest first onto the least loaded; in each partition the
+/// pieces stay in file order. `None` when there is nothing to split.
+pub(crate) fn deal(
+    pieces: Vec<(u64, PartitionedFile)>,
+    target_partitions: usize,
+    config: &FileScanConfig,
+) -> Option<FileScanConfig> {
+    if pieces.len() <= 1 {
+        return None;
+    }
+    let n = target_partitions.min(pieces.len());
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(pieces[i].0));
+    let mut load = vec![0u64; n];
+    let mut owner = vec![0usize; pieces.len()];
+    for i in order {
+        let g = (0..n).min_by_key(|&g| (load[g], g)).unwrap_or(0);
+        load[g] += pieces[i].0;
+        owner[i] = g;
+    }
+    let mut groups: Vec<Vec<PartitionedFile>> = vec![Vec::new(); n];
+    for (i, (_, piece)) in pieces.into_iter().enumerate() {
+        groups[owner[i]].push(piece);
+    }
+    let mut out = config.clone();
+    out.file_groups = groups.into_iter().filter(|g| !g.is_empty()).map(FileGroup::new).collect();
+    Some(out)
 }

@@ -53,6 +53,7 @@
 
 #![deny(missing_docs)]
 
+mod batches;
 pub mod chunks;
 pub mod decode;
 mod error;
@@ -61,6 +62,7 @@ mod reader;
 pub mod scan;
 pub mod select;
 
+pub use batches::JsonBatches;
 pub use error::{Error, Result};
 pub use reader::{
     Counted, Infer, Inferred, JsonReaderBuilder, Problem, RangeBatches, DEFAULT_BATCH_SIZE,

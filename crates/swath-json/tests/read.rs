@@ -321,3 +321,24 @@ fn ranges_cut_anywhere_read_every_line_once() {
     assert_eq!(got, want);
     assert!(want.contains(&format!("byte {}", at + 6)), "{want}");
 }
+
+#[test]
+fn batches_pulled_from_a_thread_equal_the_pushed_ones_and_end_with_the_error() {
+    let doc = common::document(2, 3000);
+    let f = temp(doc.as_bytes());
+    let mut b = JsonReaderBuilder::new();
+    b.chunk_size(5000);
+    let schema = b.infer_schema(f.path()).unwrap().schema;
+    let want = read_all(&b, f.path(), &schema);
+    let rdr = b.into_batches(Source::open(f.path()).unwrap(), schema.clone()).unwrap();
+    let got: Vec<_> = rdr.map(Result::unwrap).collect();
+    assert_eq!(arrow_select::concat::concat_batches(&schema, &got).unwrap(), want);
+    // Dropped early: the thread stops.
+    let mut rdr = b.into_batches(Source::open(f.path()).unwrap(), schema.clone()).unwrap();
+    assert!(rdr.next_batch().unwrap().is_some());
+    drop(rdr);
+    let g = temp(format!("{}{{\"id\":\n", doc).as_bytes());
+    let rdr = b.into_batches(Source::open(g.path()).unwrap(), schema).unwrap();
+    let last = rdr.last().unwrap().unwrap_err().to_string();
+    assert!(last.contains("record 3001 (line 3001"), "{last}");
+}

@@ -154,6 +154,13 @@ impl DialectArgs {
         b
     }
 
+    /// The longest record accepted (`swath sql` gives JSON lines the same
+    /// limit).
+    #[cfg(feature = "sql")]
+    pub fn max_record_size(&self) -> usize {
+        self.max_record_size
+    }
+
     /// `-d auto` is left to sniff (only `swath csv` resolves it; `swath
     /// sql`, built with the `sql` feature, asks).
     #[cfg(feature = "sql")]
