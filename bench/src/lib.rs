@@ -135,3 +135,45 @@ pub fn warm(path: &Path) {
 pub fn machine() -> String {
     swath_lab::report::machine()
 }
+
+/// Run `cmd` under `/usr/bin/time` (when there is one): wall seconds and
+/// peak RSS in KiB (0 when unknown).
+pub fn timed(cmd: &Command, time: &Path) -> (f64, u64) {
+    let mut c = if time.exists() {
+        let mut c = Command::new(time);
+        c.args(["-f", "swath-bench-rss %M"]).arg(cmd.get_program()).args(cmd.get_args());
+        for (k, v) in cmd.get_envs() {
+            if let Some(v) = v {
+                c.env(k, v);
+            }
+        }
+        c
+    } else {
+        let mut c = Command::new(cmd.get_program());
+        c.args(cmd.get_args());
+        c
+    };
+    let t = Instant::now();
+    let out = c.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let secs = t.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{cmd:?} failed: {err}");
+    let rss = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("swath-bench-rss "))
+        .next_back()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    (secs, rss)
+}
+
+/// Rows of a Parquet file, as pyarrow reads its footer.
+pub fn parquet_rows(python: &str, path: &Path) -> u64 {
+    let out = Command::new(python)
+        .args(["-c", "import sys, pyarrow.parquet as pq; print(pq.ParquetFile(sys.argv[1]).metadata.num_rows)"])
+        .arg(path)
+        .output()
+        .expect("run pyarrow");
+    assert!(out.status.success(), "pyarrow: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().parse().expect("a row count")
+}

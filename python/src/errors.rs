@@ -15,12 +15,23 @@ pyo3::create_exception!(
      0-based field index when one field is at fault."
 );
 
+pyo3::create_exception!(
+    swath,
+    JsonError,
+    PyValueError,
+    "A JSON-lines problem at a known place: `.record`, `.line`, `.byte` \
+     (0-based) and `.path` say where, as `swath json check` prints it; \
+     `.field` is the field's dotted path when a value does not fit its type."
+);
+
 /// An error of the Rust side, made a Python exception on the thread that
 /// holds the GIL ([`Failure::into_py`]).
 #[derive(Debug)]
 pub enum Failure {
     /// From swath-csv: a CSV problem, or I/O with a position.
     Csv(swath_csv::Error),
+    /// From swath-json: a JSON-lines problem, or reading with a position.
+    Json(swath_json::Error),
     /// From the swath core: opening, reading.
     Core(swath::Error),
     /// A bad argument (`ValueError`).
@@ -48,6 +59,7 @@ impl Failure {
     pub fn into_py(self, py: Python<'_>) -> PyErr {
         match self {
             Failure::Csv(e) => csv_error(py, e),
+            Failure::Json(e) => json_error(py, e),
             Failure::Core(e) => core_error(e),
             Failure::Value(m) => PyValueError::new_err(m),
             Failure::Other(m) => PyRuntimeError::new_err(m),
@@ -81,6 +93,39 @@ pub fn csv_error(py: Python<'_>, err: swath_csv::Error) -> PyErr {
     let _ = value.setattr("path", path);
     let _ = value.setattr("column", column);
     exc
+}
+
+/// The Python exception for a swath-json error: OSError for I/O, a
+/// JsonError with its place for everything about the input.
+pub fn json_error(py: Python<'_>, err: swath_json::Error) -> PyErr {
+    let (pos, path, field) = match &err {
+        swath_json::Error::Read(e) if matches!(e.kind(), swath::ErrorKind::Io(_)) => {
+            return core_error(swath_json_read(err));
+        }
+        swath_json::Error::Read(e) => {
+            (e.position(), e.path().map(|p| p.display().to_string()), None)
+        }
+        swath_json::Error::Line { path, pos, field, .. } => {
+            (Some(*pos), path.as_ref().map(|p| p.display().to_string()), field.clone())
+        }
+        swath_json::Error::Schema(m) => return PyValueError::new_err(format!("schema: {m}")),
+        _ => return PyRuntimeError::new_err(err.to_string()),
+    };
+    let exc = JsonError::new_err(err.to_string());
+    let value = exc.value(py);
+    let _ = value.setattr("record", pos.map(|p| p.record).filter(|&r| r > 0));
+    let _ = value.setattr("line", pos.map(|p| p.line));
+    let _ = value.setattr("byte", pos.map(|p| p.byte));
+    let _ = value.setattr("path", path);
+    let _ = value.setattr("field", field);
+    exc
+}
+
+fn swath_json_read(err: swath_json::Error) -> swath::Error {
+    match err {
+        swath_json::Error::Read(e) => e,
+        other => swath::Error::from(std::io::Error::other(other.to_string())),
+    }
 }
 
 /// The Python exception for a swath core error (opening, reading, counting).
@@ -118,5 +163,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ty.setattr(name, py.None())?;
     }
     m.add("CsvError", ty)?;
+    let ty: Bound<'_, PyType> = py.get_type::<JsonError>();
+    for name in ["record", "line", "byte", "path", "field"] {
+        ty.setattr(name, py.None())?;
+    }
+    m.add("JsonError", ty)?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! swath for Python: exact, typed CSV with flat memory, handed to
+//! swath for Python: exact, typed CSV and JSON lines with flat memory, handed to
 //! pyarrow, Polars, pandas and DuckDB through the Arrow PyCapsule
 //! interface (`__arrow_c_stream__`), without a copy.
 //!
@@ -11,6 +11,7 @@ mod counts;
 mod dialect;
 mod errors;
 mod interrupt;
+mod json;
 mod options;
 mod read;
 mod stream;
@@ -28,6 +29,8 @@ fn _swath(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read::scan_csv, m)?)?;
     m.add_function(wrap_pyfunction!(read::_read_csv, m)?)?;
     m.add_function(wrap_pyfunction!(read::csv_to_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(json::scan_json, m)?)?;
+    m.add_function(wrap_pyfunction!(json::_read_json, m)?)?;
     m.add_class::<stream::CsvReader>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -216,7 +216,7 @@ fn set_schema(b: &mut ArrowReaderBuilder, s: &Bound<'_, PyAny>) -> PyResult<()> 
 }
 
 /// A schema through the Arrow PyCapsule interface.
-fn import_schema(s: &Bound<'_, PyAny>) -> PyResult<Schema> {
+pub fn import_schema(s: &Bound<'_, PyAny>) -> PyResult<Schema> {
     let capsule = s.call_method0("__arrow_c_schema__")?;
     let capsule = capsule.cast::<PyCapsule>()?;
     let ptr = capsule.pointer_checked(Some(c"arrow_schema"))?;

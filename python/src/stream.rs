@@ -115,7 +115,7 @@ impl CsvReader {
         };
         match next {
             None => Err(PyStopIteration::new_err(())),
-            Some(Err(e)) => Err(arrow_failure(swath_arrow::Error::from(e)).into_py(py)),
+            Some(Err(e)) => Err(stream_failure(e).into_py(py)),
             Some(Ok(b)) => {
                 if let Ok(mut g) = self.batches.lock() {
                     *g = Some(batches);
@@ -228,5 +228,17 @@ impl SchemaHolder {
         let ffi = FFI_ArrowSchema::try_from(self.0.as_ref())
             .map_err(|e| Failure::Other(e.to_string()).into_py(py))?;
         PyCapsule::new_with_value(py, ffi, c"arrow_schema")
+    }
+}
+
+/// An error out of a batch stream: a JSON-lines reader's error keeps its
+/// place (it travels as Arrow's external error), the rest as swath-arrow's.
+fn stream_failure(e: ArrowError) -> crate::errors::Failure {
+    match e {
+        ArrowError::ExternalError(inner) => match inner.downcast::<swath_json::Error>() {
+            Ok(j) => crate::errors::Failure::Json(*j),
+            Err(other) => arrow_failure(swath_arrow::Error::from(ArrowError::ExternalError(other))),
+        },
+        e => arrow_failure(swath_arrow::Error::from(e)),
     }
 }

@@ -5,6 +5,7 @@ from ._swath import (
     Columns,
     CsvError as CsvError,
     CsvReader as CsvReader,
+    JsonError as JsonError,
     SchemaArg,
     StrPath,
     __version__ as __version__,
@@ -13,6 +14,7 @@ from ._swath import (
     csv_count as csv_count,
     csv_to_parquet as csv_to_parquet,
     scan_csv as scan_csv,
+    scan_json as scan_json,
 )
 
 def read_csv(
@@ -36,3 +38,13 @@ def read_csv(
     max_record_size: Union[int, str] = "64M",
 ) -> Any:
     """A ``pyarrow.Table``."""
+
+def read_json(
+    path: StrPath,
+    schema: SchemaArg = None,
+    threads: int = 0,
+    infer: Literal["sample", "full"] = "sample",
+    batch_size: int = 16384,
+    max_line_size: Union[int, str, None] = None,
+) -> Any:
+    """A ``pyarrow.Table`` of a JSON-lines file."""

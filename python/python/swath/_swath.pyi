@@ -25,6 +25,19 @@ class CsvError(ValueError):
     column: Optional[int]
     """0-based field index, when one field is at fault."""
 
+class JsonError(ValueError):
+    """A JSON-lines problem at a known place, as ``swath json check`` prints it."""
+
+    record: Optional[int]
+    """1-based record (object) number."""
+    line: Optional[int]
+    """1-based line number (blank lines counted)."""
+    byte: Optional[int]
+    """0-based byte offset of the problem."""
+    path: Optional[str]
+    field: Optional[str]
+    """The field's dotted path, when a value does not fit its type."""
+
 class CheckResult:
     """What :func:`csv_check` found."""
 
@@ -123,3 +136,22 @@ def csv_to_parquet(
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
 ) -> int: ...
+
+def scan_json(
+    path: StrPath,
+    schema: SchemaArg = None,
+    threads: int = 0,
+    infer: Literal["sample", "full"] = "sample",
+    batch_size: int = 16384,
+    max_line_size: Union[int, str, None] = None,
+) -> CsvReader:
+    """A JSON-lines file as a stream of Arrow record batches."""
+
+def _read_json(
+    path: StrPath,
+    schema: SchemaArg = None,
+    threads: int = 0,
+    infer: Literal["sample", "full"] = "sample",
+    batch_size: int = 16384,
+    max_line_size: Union[int, str, None] = None,
+) -> CsvReader: ...

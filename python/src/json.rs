@@ -1,0 +1,158 @@
+//! `scan_json` and `_read_json`: JSON lines into Arrow batches
+//! (swath-json), out to Python through the same stream as the CSV readers.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::RecordBatchIterator;
+use arrow_schema::{Field, Schema, SchemaRef};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use swath_arrow::ColumnType;
+use swath_json::{Infer, JsonReaderBuilder};
+
+use crate::errors::Failure;
+use crate::interrupt;
+use crate::stream::CsvReader;
+
+/// `schema=`: the whole schema, or types of some top-level fields.
+enum SchemaArg {
+    Whole(SchemaRef),
+    Fields(Vec<(String, ColumnType)>),
+}
+
+fn schema_arg(s: &Bound<'_, PyAny>) -> PyResult<SchemaArg> {
+    let parse = |ty: &str| ColumnType::parse(ty).map_err(|e| PyValueError::new_err(e.to_string()));
+    if let Ok(text) = s.extract::<String>() {
+        let specs = swath_arrow::parse_schema_text(&text)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        return Ok(SchemaArg::Fields(specs.into_iter().map(|c| (c.name, c.ty)).collect()));
+    }
+    if let Ok(d) = s.cast::<PyDict>() {
+        let mut out = Vec::new();
+        for (k, v) in d.iter() {
+            let name: String = k.extract()?;
+            let ty: String = v.extract().map_err(|_| {
+                PyTypeError::new_err(format!("schema: the type of {name:?} must be a str"))
+            })?;
+            out.push((name, parse(&ty)?));
+        }
+        return Ok(SchemaArg::Fields(out));
+    }
+    if s.hasattr("__arrow_c_schema__")? {
+        return Ok(SchemaArg::Whole(Arc::new(crate::options::import_schema(s)?)));
+    }
+    Err(PyTypeError::new_err(
+        "schema must be a pyarrow.Schema (or any object with __arrow_c_schema__), \
+         a dict of field name to type name, or a str like \"id:int64,name:utf8\"",
+    ))
+}
+
+/// Open `path`, infer or take its schema: the schema and the batches,
+/// decoded ahead on their own thread (every core for a regular file).
+fn open(
+    path: &std::path::Path,
+    b: &JsonReaderBuilder,
+    schema: Option<SchemaArg>,
+) -> Result<(SchemaRef, swath_json::JsonBatches), Failure> {
+    let src = swath::Source::open(path)?;
+    let (schema, src) = match schema {
+        Some(SchemaArg::Whole(s)) => (s, src),
+        other => {
+            let (inferred, src) = b.infer_and_replay(src).map_err(Failure::Json)?;
+            let mut fields: Vec<Field> =
+                inferred.schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+            if let Some(SchemaArg::Fields(given)) = other {
+                for (name, ty) in given {
+                    let field = Field::new(&name, ty.data_type(), true);
+                    match fields.iter_mut().find(|f| *f.name() == name) {
+                        Some(f) => *f = field,
+                        None => fields.push(field),
+                    }
+                }
+            }
+            (Arc::new(Schema::new(fields)), src)
+        }
+    };
+    let batches = b.into_batches(src, schema.clone()).map_err(Failure::Json)?;
+    Ok((schema, batches))
+}
+
+fn builder(
+    threads: usize,
+    infer: &str,
+    batch_size: usize,
+    max_line_size: Option<&Bound<'_, PyAny>>,
+) -> PyResult<JsonReaderBuilder> {
+    let mut b = JsonReaderBuilder::new();
+    b.threads(threads).batch_size(batch_size.max(1));
+    match infer {
+        "sample" => {}
+        "full" => {
+            b.infer(Infer::Full);
+        }
+        _ => return Err(PyValueError::new_err("infer must be \"sample\" or \"full\"")),
+    }
+    if let Some(size) = max_line_size {
+        b.max_line_len(crate::dialect::size("max_line_size", size)?);
+    }
+    Ok(b)
+}
+
+/// scan_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None)
+/// --
+///
+/// Open a JSON-lines file (gzip and zstd recognised) as a stream of Arrow
+/// record batches, decoded ahead on every core for a regular file. The
+/// schema is inferred now (from the head and lines spread over the file,
+/// or every line with infer="full") unless given.
+#[pyfunction]
+#[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None))]
+pub fn scan_json(
+    py: Python<'_>,
+    path: PathBuf,
+    schema: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+    infer: &str,
+    batch_size: usize,
+    max_line_size: Option<&Bound<'_, PyAny>>,
+) -> PyResult<CsvReader> {
+    let b = builder(threads, infer, batch_size, max_line_size)?;
+    let schema = schema.map(schema_arg).transpose()?;
+    let (schema, batches) = interrupt::run(py, move |_| open(&path, &b, schema))?;
+    CsvReader::new(schema, Box::new(batches))
+}
+
+/// _read_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None)
+/// --
+///
+/// Read a whole JSON-lines file into batches held in memory; `swath.read_json`
+/// makes them a pyarrow.Table without a copy.
+#[pyfunction]
+#[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None))]
+pub fn _read_json(
+    py: Python<'_>,
+    path: PathBuf,
+    schema: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+    infer: &str,
+    batch_size: usize,
+    max_line_size: Option<&Bound<'_, PyAny>>,
+) -> PyResult<CsvReader> {
+    let b = builder(threads, infer, batch_size, max_line_size)?;
+    let schema = schema.map(schema_arg).transpose()?;
+    let (schema, batches) = interrupt::run(py, move |cancel| {
+        let (schema, mut rdr) = open(&path, &b, schema)?;
+        let mut batches = Vec::new();
+        while let Some(batch) = rdr.next_batch().map_err(Failure::Json)? {
+            if cancel.is_set() {
+                return Err(Failure::Cancelled);
+            }
+            batches.push(batch);
+        }
+        Ok((schema, batches))
+    })?;
+    let it = RecordBatchIterator::new(batches.into_iter().map(Ok), schema.clone());
+    CsvReader::new(schema, Box::new(it))
+}
