@@ -224,10 +224,10 @@ impl Inference {
                 unreachable!("validate_object accepts only objects");
             }
         }
-        self.lines += 1;
         let mut root = std::mem::take(&mut self.root);
         let res = self.object_into(&mut c, &mut root, 1).and_then(|()| c.end());
         self.root = root;
+        self.lines += u64::from(res.is_ok());
         res
     }
 

@@ -168,6 +168,11 @@ impl JsonReaderBuilder {
     /// As [`JsonReaderBuilder::infer_schema`].
     pub fn infer_and_replay(&self, mut src: Source) -> Result<(Inferred, Source)> {
         let (inferred, head) = self.infer_source(&mut src, true)?;
+        if matches!(self.infer, Infer::Full) && src.ranged_source().is_none() {
+            // A compressed file, read to its end: opened again.
+            let path = src.path().map(|p| p.to_path_buf()).unwrap_or_default();
+            return Ok((inferred, Source::open(path)?));
+        }
         match head {
             Some(head) => {
                 let name = src.path().map(|p| p.to_path_buf());
@@ -185,6 +190,16 @@ impl JsonReaderBuilder {
     ) -> Result<(Inferred, Option<Vec<u8>>)> {
         let path = src.path().map(|p| p.to_path_buf());
         match self.infer {
+            Infer::Full if src.ranged_source().is_none() && keep_head && !reopenable(src) => {
+                // Every line read first, then every line again: a stream
+                // cannot be read twice, and keeping it whole would not be
+                // flat memory.
+                Err(Error::Schema(format!(
+                    "{}: inferring from every line reads the input twice; a stream (a pipe, \
+                     gzip, zstd) cannot be: give the schema, or infer from its head",
+                    src.name()
+                )))
+            }
             Infer::Full => {
                 let mut all = Inference::default();
                 let mut fail = None;
@@ -446,6 +461,11 @@ impl JsonReaderBuilder {
         )?;
         Ok(total)
     }
+}
+
+/// A compressed regular file: read by a stream, but it can be opened again.
+fn reopenable(src: &Source) -> bool {
+    src.path().is_some_and(|p| p != std::path::Path::new("-") && p.is_file())
 }
 
 /// A line of whitespace only: no record. (Stops at the first other byte,

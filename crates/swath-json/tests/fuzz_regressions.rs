@@ -8,7 +8,8 @@ mod json_checks;
 
 #[test]
 fn kept_inputs_and_generated_documents_pass() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/json_lines");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/json_lines");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).into_iter().flatten() {
         let path = entry.unwrap().path();

@@ -342,3 +342,20 @@ fn batches_pulled_from_a_thread_equal_the_pushed_ones_and_end_with_the_error() {
     let last = rdr.last().unwrap().unwrap_err().to_string();
     assert!(last.contains("record 3001 (line 3001"), "{last}");
 }
+
+#[test]
+fn full_inference_reopens_a_compressed_file_and_refuses_a_pipe() {
+    let doc = common::document(6, 500);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(doc.as_bytes()).unwrap();
+    let g = temp(&gz.finish().unwrap());
+    let mut b = JsonReaderBuilder::new();
+    b.infer(Infer::Full);
+    let (inferred, mut src) = b.infer_and_replay(Source::open(g.path()).unwrap()).unwrap();
+    assert_eq!(inferred.lines, 500);
+    let n = b.for_each_batch(&mut src, inferred.schema, |_| Ok(())).unwrap();
+    assert_eq!(n, 500);
+    let pipe = Source::from_reader(std::io::Cursor::new(doc.into_bytes()), None);
+    let err = b.infer_and_replay(pipe).unwrap_err().to_string();
+    assert!(err.contains("reads the input twice"), "{err}");
+}
