@@ -29,7 +29,12 @@ pub fn lines(data: &[u8]) {
             }
         }
         let object = matches!(theirs, Ok(serde_json::Value::Object(_)));
-        assert_eq!(ours.is_ok(), object, "{:?}: ours {ours:?}, serde_json {theirs:?}", String::from_utf8_lossy(line));
+        assert_eq!(
+            ours.is_ok(),
+            object,
+            "{:?}: ours {ours:?}, serde_json {theirs:?}",
+            String::from_utf8_lossy(line)
+        );
     }
     if all_valid {
         values(data);
@@ -47,7 +52,8 @@ fn values(data: &[u8]) {
     }
     let Some(fields) = comparable(&inf.root) else { return };
     let schema = Arc::new(Schema::new(fields));
-    let mut dec = swath_json::decode::Decoder::new(schema.clone()).expect("an inferred schema builds");
+    let mut dec =
+        swath_json::decode::Decoder::new(schema.clone()).expect("an inferred schema builds");
     for line in data.split(|&b| b == b'\n') {
         if dec.line(line).is_err() {
             // A duplicate key (an error to swath, not to arrow-json).
@@ -64,7 +70,12 @@ fn values(data: &[u8]) {
     let theirs = arrow_select::concat::concat_batches(&schema, &theirs).expect("concat");
     assert_eq!(ours.num_rows(), theirs.num_rows());
     for i in 0..schema.fields().len() {
-        assert_eq!(ours.column(i).to_data(), theirs.column(i).to_data(), "field {}", schema.field(i).name());
+        assert_eq!(
+            ours.column(i).to_data(),
+            theirs.column(i).to_data(),
+            "field {}",
+            schema.field(i).name()
+        );
     }
 }
 
@@ -84,7 +95,9 @@ fn comparable_type(t: &Ty) -> Option<DataType> {
         Ty::Float => DataType::Float64,
         Ty::Null | Ty::Str { .. } => DataType::Utf8,
         Ty::Object(o) => DataType::Struct(comparable(o)?.into()),
-        Ty::List(item) => DataType::List(Arc::new(Field::new("item", comparable_type(item)?, true))),
+        Ty::List(item) => {
+            DataType::List(Arc::new(Field::new("item", comparable_type(item)?, true)))
+        }
         Ty::Mixed { .. } => return None,
     })
 }

@@ -161,7 +161,11 @@ fn json_lines_tables_by_extension_and_by_format() {
     let dir = tempfile::tempdir().unwrap();
     let mut text = String::new();
     for i in 0..3000 {
-        let user = if i % 5 == 0 { String::new() } else { format!(",\"user\":{{\"name\":\"u{}\"}}", i % 7) };
+        let user = if i % 5 == 0 {
+            String::new()
+        } else {
+            format!(",\"user\":{{\"name\":\"u{}\"}}", i % 7)
+        };
         text.push_str(&format!(
             "{{\"id\":{i},\"level\":\"{}\",\"req\":{{\"status\":{},\"ms\":{}}}{user}}}\n",
             ["info", "warn"][i % 2],
@@ -191,12 +195,22 @@ fn json_lines_tables_by_extension_and_by_format() {
     let p = write(dir.path(), "bad.jsonl", &bad);
     for t in ["1", "4"] {
         let out = swath()
-            .args(["sql", "--table", &format!("t={}", p.display()), "SELECT sum(id) FROM t", "-t", t])
+            .args([
+                "sql",
+                "--table",
+                &format!("t={}", p.display()),
+                "SELECT sum(id) FROM t",
+                "-t",
+                t,
+            ])
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(&format!("{}: record 2001 (line 2001", p.display())), "{t} threads: {err}");
+        assert!(
+            err.contains(&format!("{}: record 2001 (line 2001", p.display())),
+            "{t} threads: {err}"
+        );
         assert!(err.contains("expected a key in double quotes"), "{err}");
     }
 }
