@@ -69,7 +69,7 @@ pub enum Ty {
     /// Values of kinds that do not join: Utf8, strings as text and the
     /// rest as JSON text. `kinds` says which were seen.
     Mixed {
-        /// Bits of [`kind`].
+        /// Bits of the kinds seen (boolean, int64, float64, string, object, array).
         kinds: u16,
     },
 }
