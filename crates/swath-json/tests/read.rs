@@ -359,3 +359,32 @@ fn full_inference_reopens_a_compressed_file_and_refuses_a_pipe() {
     let err = b.infer_and_replay(pipe).unwrap_err().to_string();
     assert!(err.contains("reads the input twice"), "{err}");
 }
+
+/// Keys found by hash (more than 16 fields) and by a scan (a projection
+/// of a few), in any order, escaped or not.
+#[test]
+fn keys_are_found_by_hash_and_by_scan_in_any_order() {
+    let mut doc = String::new();
+    for row in 0..50i64 {
+        let mut members: Vec<String> =
+            (0..20).map(|k| format!("\"k{k}\":{}", row * 100 + k)).collect();
+        members.rotate_left((row % 20) as usize);
+        members[0] = members[0].replacen("\"k", "\"\\u006b", 1);
+        doc.push_str(&format!("{{{}}}\n", members.join(",")));
+    }
+    let f = temp(doc.as_bytes());
+    let b = JsonReaderBuilder::new();
+    let all: Vec<Field> =
+        (0..20).map(|k| Field::new(format!("k{k}"), DataType::Int64, true)).collect();
+    let few = vec![all[17].clone(), all[3].clone()];
+    for fields in [all, few] {
+        let schema = Arc::new(Schema::new(fields));
+        let got = read_all(&b, f.path(), &schema);
+        for (i, field) in schema.fields().iter().enumerate() {
+            let k: i64 = field.name()[1..].parse().unwrap();
+            let col = got.column(i).as_any().downcast_ref::<arrow_array::Int64Array>().unwrap();
+            let want: Vec<i64> = (0..50).map(|row| row * 100 + k).collect();
+            assert_eq!(col.values().to_vec(), want, "{}", field.name());
+        }
+    }
+}
