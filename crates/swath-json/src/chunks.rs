@@ -95,13 +95,6 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// What the driver says of each chunk besides the work's result.
-#[derive(Clone, Copy, Debug)]
-pub struct ChunkEnd {
-    /// Lines in the chunk the work was handed.
-    pub lines: u64,
-}
-
 /// Run `work` over the chunks of `src` and hand each result, in file
 /// order, to `consume` with the number of lines before the chunk; stop
 /// when `consume` says so (`Ok(false)`) or fails.

@@ -372,7 +372,7 @@ impl JsonReaderBuilder {
                         }
                     }
                 }
-                (records, lines_seen(lines), None)
+                (records, lines.handed_out(), None)
             },
             |(records, lines, bad), lines_before| {
                 if let Some((i, off, bad)) = bad {
@@ -437,7 +437,7 @@ impl JsonReaderBuilder {
                         }
                     }
                 }
-                (found, records, lines_seen(lines))
+                (found, records, lines.handed_out())
             },
             |(found, records, lines), lines_before| {
                 for (i, rec, off, bad) in found {
@@ -472,11 +472,6 @@ fn reopenable(src: &Source) -> bool {
 /// the `{` of every real line.)
 fn is_blank(line: &[u8]) -> bool {
     line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
-}
-
-/// The lines a chunk held, once the work walked them all.
-fn lines_seen(lines: &Lines<'_>) -> u64 {
-    lines.handed_out()
 }
 
 fn decode_chunk(lines: &mut Lines<'_>, schema: &SchemaRef, batch_size: usize) -> Decoded {

@@ -165,7 +165,7 @@ fn push_all(buf: &mut Vec<u8>, parts: &[&[u8]]) {
 /// Append `v` in decimal, zero-padded to at least `width` digits, with no
 /// allocation (a `format!` per field would be one per row).
 #[inline]
-fn push_uint(buf: &mut Vec<u8>, mut v: u64, width: usize) {
+pub(super) fn push_uint(buf: &mut Vec<u8>, mut v: u64, width: usize) {
     let mut digits = [b'0'; 20];
     let mut i = digits.len();
     loop {

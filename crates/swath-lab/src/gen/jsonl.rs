@@ -14,6 +14,7 @@
 
 use std::io::{self, Write};
 
+use super::csv::push_uint;
 use super::prng::Prng;
 
 const LEVELS: [&str; 4] = ["info", "info", "warn", "error"];
@@ -141,22 +142,6 @@ pub fn write<W: Write + ?Sized>(out: &mut W, lines: u64, seed: u64) -> io::Resul
     sum.bytes += buf.len() as u64;
     sum.lines = lines;
     Ok(sum)
-}
-
-/// Append `v` in decimal, zero-padded to at least `width` digits, with no
-/// allocation.
-fn push_uint(buf: &mut Vec<u8>, mut v: u64, width: usize) {
-    let mut digits = [b'0'; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[i.min(digits.len() - width)..]);
 }
 
 #[cfg(test)]
