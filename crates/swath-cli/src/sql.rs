@@ -96,15 +96,6 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
     if args.split_size.is_some() {
         cfg = cfg.with_repartition_file_min_size(0);
     }
-    if let Some(limit) = args.memory {
-        // Each partition's sort keeps this much back to merge its spills
-        // (10 MiB by default, more than a small limit holds for two
-        // partitions): a quarter of a partition's share, at most the
-        // default.
-        let exec = &mut cfg.options_mut().execution;
-        let share = limit / (4 * threads.max(1));
-        exec.sort_spill_reservation_bytes = exec.sort_spill_reservation_bytes.min(share);
-    }
     // Declared before the session, so it is removed after the session's
     // spill files are.
     let spill;
@@ -112,9 +103,7 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
         Some(limit) => {
             let base = args.spill_dir.clone().unwrap_or_else(std::env::temp_dir);
             spill = SpillDir::new(&base)?;
-            let runtime =
-                swath_datafusion::memory_limited_runtime(limit, spill.path()).map_err(df_error)?;
-            SessionContext::new_with_config_rt(cfg, runtime)
+            swath_datafusion::memory_limited_session(cfg, limit, spill.path()).map_err(df_error)?
         }
         None => SessionContext::new_with_config(cfg),
     };

@@ -43,8 +43,19 @@ fn payload(i: u64) -> String {
 /// Run a query under `--memory`, spilling into `spill`; return the exit
 /// code, stdout and stderr.
 fn query(file: &Path, memory: &str, spill: &Path, sql: &str) -> (Option<i32>, String, String) {
+    query_on(2, file, memory, spill, sql)
+}
+
+/// [`query`] on `threads` partitions.
+fn query_on(
+    threads: usize,
+    file: &Path,
+    memory: &str,
+    spill: &Path,
+    sql: &str,
+) -> (Option<i32>, String, String) {
     let out = swath()
-        .args(["sql", "--csv", "-t", "2", "--memory", memory, "--spill-dir"])
+        .args(["sql", "--csv", "-t", &threads.to_string(), "--memory", memory, "--spill-dir"])
         .arg(spill)
         .args(["--table", &format!("t={}", file.display()), sql])
         .output()
@@ -131,6 +142,35 @@ fn group_by_and_order_by_spill_under_the_limit_and_agree() {
     }
 }
 
+/// A sort far larger than a small limit finishes, every time, on 2 and 4
+/// partitions. Before the sorts sorted in place to spill and their merges
+/// were capped (`swath_datafusion::memory_limited_session`), whether it
+/// fitted was a race between the partitions: at 8M on 2 partitions, 8
+/// runs of 10 failed.
+#[test]
+fn a_sort_under_a_small_limit_finishes_on_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.csv");
+    let rows = 1_000_000;
+    write_data(&file, rows);
+    let spill = dir.path().join("spill");
+    std::fs::create_dir(&spill).unwrap();
+    let mut sorted: Vec<(String, u64)> = (0..rows).map(|i| (payload(i), i)).collect();
+    sorted.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut want = String::from("id,payload\n");
+    for (p, i) in &sorted {
+        want.push_str(&format!("{i},{p}\n"));
+    }
+    for (threads, memory) in [(2, "4M"), (2, "8M"), (4, "4M"), (4, "8M")] {
+        for run in 0..2 {
+            let (code, got, err) = query_on(threads, &file, memory, &spill, ORDER_BY);
+            assert_eq!(code, Some(0), "-t {threads} --memory {memory}, run {run}: {err}");
+            assert!(got == want, "-t {threads} --memory {memory}, run {run}: wrong answer");
+            assert!(is_empty_dir(&spill), "spill files left behind");
+        }
+    }
+}
+
 #[test]
 fn a_query_that_cannot_fit_is_an_error_naming_the_limit() {
     let dir = tempfile::tempdir().unwrap();
@@ -153,19 +193,23 @@ fn ctrl_c_removes_the_spill_files() {
     write_data(&file, 3_000_000);
     let spill = dir.path().join("spill");
     std::fs::create_dir(&spill).unwrap();
+    let log = dir.path().join("stderr.txt");
     let mut child = swath()
         .args(["sql", "--csv", "-t", "2", "--memory", "8M", "--spill-dir"])
         .arg(&spill)
         .args(["--table", &format!("t={}", file.display()), ORDER_BY])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .unwrap();
     // Wait (10 s at most) for the first spill file.
     let started = Instant::now();
     while !has_file(&spill) {
         assert!(started.elapsed() < Duration::from_secs(10), "no spill file after 10 s");
-        assert!(child.try_wait().unwrap().is_none(), "the query ended before it spilled");
+        if let Some(status) = child.try_wait().unwrap() {
+            let err = std::fs::read_to_string(&log).unwrap();
+            panic!("the query ended ({status:?}) before it spilled; stderr: {err}");
+        }
         std::thread::sleep(Duration::from_millis(5));
     }
     // SAFETY: kill(2) on our own child's pid.

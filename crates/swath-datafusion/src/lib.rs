@@ -16,7 +16,7 @@
 //!   the plan), scanned by [`SwathCsvSource`] (projection and `LIMIT`
 //!   pushed down to decoding).
 //! - [`SwathCsvExt::register_swath_csv`]: a file or directory as a table.
-//! - [`memory_limited_runtime`]: queries held to a memory limit, spilling
+//! - [`memory_limited_session`]: queries held to a memory limit, spilling
 //!   to disk.
 //!
 //! # Examples
@@ -58,7 +58,7 @@ pub use datafusion;
 pub use error::csv_error;
 pub use format::SwathCsvFormat;
 pub use json::{json_error, SwathJsonExt, SwathJsonOptions};
-pub use memory::{is_out_of_memory, memory_limited_runtime};
+pub use memory::{is_out_of_memory, memory_limited_session};
 pub use options::SwathCsvOptions;
 pub use register::SwathCsvExt;
 pub use source::SwathCsvSource;
