@@ -6,12 +6,13 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
-use swath_lab::gen::{csv, log};
+use swath_lab::gen::{csv, jsonl, log};
 use swath_lab::units::{format_bytes, parse_size};
 
 use crate::output::Output;
 
-/// Generate test data: the seed's log file or a 6-column CSV.
+/// Generate test data: the seed's log file, a 6-column CSV or a JSON-lines
+/// application log.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -19,6 +20,7 @@ Examples:
   swath gen csv --rows 5000000 rows.csv    id,name,score,active,city,ts
   swath gen csv --rows 10 --seed 7 -       to standard output
   swath gen csv --rows 1M --quoted-newlines 20 nl.csv
+  swath gen jsonl --lines 5M app.jsonl     ~262-byte log objects, nested
 
 Files are written under a temporary name and renamed into place when
 complete, so a failed or interrupted run never leaves a half-written file.")]
@@ -35,6 +37,23 @@ enum What {
     /// CSV `id,name,score,active,city,ts`, ~10% of names quoted (a comma or
     /// a doubled quote inside), deterministic from --seed.
     Csv(CsvArgs),
+    /// JSON lines: an application log (ts, level, service, host, a `req`
+    /// object, a `user` object null or missing on some lines, a `tags`
+    /// array, msg with escapes and raw UTF-8 on some, `error` on status
+    /// 500), deterministic from --seed; `req.id` is the line number.
+    Jsonl(JsonlArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct JsonlArgs {
+    /// Lines (objects) to write (K, M, G multiply by 1024).
+    #[arg(long, value_parser = parse_size)]
+    lines: u64,
+    /// Seed: the same seed gives the same bytes.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file; `-` is standard output.
+    out: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -97,6 +116,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     sum.bytes,
                     sum.rows,
                     sum.newlines
+                );
+            }
+        }
+        What::Jsonl(a) => {
+            let mut out = open(&a.out)?;
+            let sum = jsonl::write(&mut out, a.lines, a.seed).with_context(|| describe(&a.out))?;
+            finish(out, &a.out)?;
+            if !is_stdout(&a.out) {
+                println!(
+                    "{}: {} ({} bytes), {} lines, {} with an error object",
+                    a.out.display(),
+                    format_bytes(sum.bytes),
+                    sum.bytes,
+                    sum.lines,
+                    sum.errors
                 );
             }
         }

@@ -4,7 +4,7 @@ use std::fs;
 use std::path::Path;
 
 use assert_cmd::Command;
-use swath_lab::gen::{csv, log};
+use swath_lab::gen::{csv, jsonl, log};
 
 fn swath() -> Command {
     Command::cargo_bin("swath").unwrap()
@@ -75,6 +75,33 @@ fn csv_file_reports_what_it_wrote() {
 }
 
 #[test]
+fn jsonl_is_deterministic_matches_the_library_and_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("app.jsonl");
+    let assert = swath()
+        .args(["gen", "jsonl", "--lines", "3000", "--seed", "4"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(stdout.contains("3000 lines"), "{stdout}");
+    let data = fs::read(&out).unwrap();
+    let mut lib = Vec::new();
+    let sum = jsonl::write(&mut lib, 3000, 4).unwrap();
+    assert_eq!(data, lib);
+    assert!(sum.errors > 0 && sum.errors < 3000);
+    assert_eq!(swath::count_newlines(&data), 3000);
+    let other =
+        swath().args(["gen", "jsonl", "--lines", "3000", "--seed", "5", "-"]).output().unwrap();
+    assert!(other.status.success());
+    assert_ne!(other.stdout, data);
+    // Every line is an object swath's JSON reader takes.
+    let count = swath().args(["json", "count"]).arg(&out).output().unwrap();
+    assert!(count.status.success(), "{}", String::from_utf8_lossy(&count.stderr));
+    assert!(String::from_utf8_lossy(&count.stdout).contains("3000"));
+}
+
+#[test]
 fn a_failed_run_leaves_no_file_and_no_temp_behind() {
     let dir = tempfile::tempdir().unwrap();
     // The target is a non-empty directory: writing works, the rename fails.
@@ -121,6 +148,7 @@ fn a_log_that_cannot_fit_is_refused_before_writing() {
 fn bad_arguments_are_refused() {
     swath().args(["gen", "log", "--size", "12X", "-"]).assert().failure();
     swath().args(["gen", "csv", "--rows", "5", "--quoted-newlines", "101", "-"]).assert().failure();
+    swath().args(["gen", "jsonl", "-"]).assert().failure();
 }
 
 #[cfg(unix)]

@@ -1,5 +1,7 @@
 //! Every reading command finishes inside a 64 MiB memory limit, with the
-//! answer it gives without one (issue 39), on a file larger than the limit.
+//! answer it gives without one (issue 39), on a file larger than the limit:
+//! the CSV commands on a CSV file, then the JSON-lines commands and a JSON
+//! table in `swath sql` on a JSON-lines log (issue 40).
 //!
 //! The limit is a memory cgroup (v2 `memory.max`, or v1
 //! `memory.limit_in_bytes`), which charges the page cache to the group as
@@ -131,8 +133,6 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
     assert!(std::fs::metadata(&csv).unwrap().len() > 2 * LIMIT);
     let cap = Cap::new();
     let in_cgroup = matches!(cap, Cap::Cgroup(_));
-    let file = |name: &str| dir.path().join(name).display().to_string();
-    let (free_out, capped_out) = (file("free.out"), file("capped.out"));
     // Commands whose answer is their standard output, or the file they write
     // (`-o OUT`, filled in below).
     let commands: Vec<Vec<&str>> = vec![
@@ -147,16 +147,6 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
         vec!["csv", "to-parquet", "-t", "1", "-o", "OUT"],
     ];
     for args in &commands {
-        let writes = args.contains(&"OUT");
-        let with = |out: &str, extra: &[&'static str]| -> Vec<String> {
-            let mut v: Vec<String> = args
-                .iter()
-                .map(|a| if *a == "OUT" { out.to_string() } else { a.to_string() })
-                .collect();
-            v.extend(extra.iter().map(|s| s.to_string()));
-            v.push(csv_arg.clone());
-            v
-        };
         // Inside a small cgroup, to-parquet closes row groups at an eighth
         // of the limit and decodes 1 MiB chunks: the same file as these
         // settings give without one.
@@ -165,23 +155,7 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
         } else {
             &[]
         };
-        let free_args = with(&free_out, layout);
-        let mut free = Command::new(env!("CARGO_BIN_EXE_swath"));
-        free.args(&free_args);
-        let stdout_free = dir.path().join("free.stdout");
-        run(free, &stdout_free, &format!("{args:?} uncapped"));
-        let capped_args = with(&capped_out, &[]);
-        let refs: Vec<&str> = capped_args.iter().map(String::as_str).collect();
-        let stdout_capped = dir.path().join("capped.stdout");
-        run(cap.command(&refs), &stdout_capped, &format!("{args:?} capped"));
-        let (a, b) = if writes {
-            (PathBuf::from(&free_out), PathBuf::from(&capped_out))
-        } else {
-            (stdout_free, stdout_capped)
-        };
-        let (a, b) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
-        assert!(!a.is_empty(), "{args:?}: no answer");
-        assert!(a == b, "{args:?}: the capped answer is not the uncapped one");
+        same_answer_capped(&cap, dir.path(), args, layout, &csv_arg);
     }
     if cfg!(feature = "sql") {
         // No float sums: their order of addition varies between runs.
@@ -197,4 +171,82 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
         let (a, b) = (std::fs::read(stdout_free).unwrap(), std::fs::read(stdout_capped).unwrap());
         assert!(a.len() > 100 && a == b, "sql: the capped answer is not the uncapped one");
     }
+    drop(std::fs::remove_file(&csv));
+
+    // JSON lines (issue 40): about 157 MB of the generated application log.
+    let jsonl = dir.path().join("app.jsonl");
+    let jsonl_arg = jsonl.display().to_string();
+    let gen = Command::new(env!("CARGO_BIN_EXE_swath"))
+        .args(["gen", "jsonl", "--lines", "600000", "--seed", "7", &jsonl_arg])
+        .output()
+        .unwrap();
+    assert!(gen.status.success());
+    assert!(std::fs::metadata(&jsonl).unwrap().len() > 2 * LIMIT);
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["json", "count", "-t", "2"],
+        vec!["json", "check", "-t", "2"],
+        vec!["json", "schema", "--infer", "full", "-t", "2"],
+        vec!["json", "select", "-t", "2", "-f", "ts,req.status,user.name"],
+        vec!["json", "to-csv", "-t", "2"],
+        vec!["json", "to-arrow", "-t", "2", "-o", "OUT"],
+        vec!["json", "to-parquet", "-t", "2", "-o", "OUT"],
+        vec!["json", "to-parquet", "-t", "1", "-o", "OUT"],
+    ];
+    for args in &commands {
+        // As for CSV: the row groups and chunks a small cgroup gives.
+        let layout: &[&'static str] = if in_cgroup && args[1] == "to-parquet" {
+            &["--row-group-size", "8M", "--chunk-size", "262144"]
+        } else {
+            &[]
+        };
+        same_answer_capped(&cap, dir.path(), args, layout, &jsonl_arg);
+    }
+    if cfg!(feature = "sql") {
+        let query = format!(
+            "SELECT service, count(*), max(req['status']), min(ts) FROM '{jsonl_arg}' \
+             GROUP BY service ORDER BY service"
+        );
+        let args = ["sql", "-t", "2", "--memory", "32M", "--csv", &query];
+        let mut free = Command::new(env!("CARGO_BIN_EXE_swath"));
+        free.args(args);
+        let (stdout_free, stdout_capped) = (dir.path().join("f.sql"), dir.path().join("c.sql"));
+        run(free, &stdout_free, "json sql uncapped");
+        run(cap.command(&args), &stdout_capped, "json sql capped");
+        let (a, b) = (std::fs::read(stdout_free).unwrap(), std::fs::read(stdout_capped).unwrap());
+        assert!(a.len() > 100 && a == b, "json sql: the capped answer is not the uncapped one");
+    }
+}
+
+/// Run `swath args... FILE` uncapped (with `layout` added) and capped, and
+/// assert both succeed with the same answer: their standard output, or the
+/// file they write where `args` holds `OUT`.
+fn same_answer_capped(cap: &Cap, dir: &Path, args: &[&str], layout: &[&str], input: &str) {
+    let file = |name: &str| dir.join(name).display().to_string();
+    let (free_out, capped_out) = (file("free.out"), file("capped.out"));
+    let writes = args.contains(&"OUT");
+    let with = |out: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = args
+            .iter()
+            .map(|a| if *a == "OUT" { out.to_string() } else { a.to_string() })
+            .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v.push(input.to_string());
+        v
+    };
+    let mut free = Command::new(env!("CARGO_BIN_EXE_swath"));
+    free.args(with(&free_out, layout));
+    let stdout_free = dir.join("free.stdout");
+    run(free, &stdout_free, &format!("{args:?} uncapped"));
+    let capped_args = with(&capped_out, &[]);
+    let refs: Vec<&str> = capped_args.iter().map(String::as_str).collect();
+    let stdout_capped = dir.join("capped.stdout");
+    run(cap.command(&refs), &stdout_capped, &format!("{args:?} capped"));
+    let (a, b) = if writes {
+        (PathBuf::from(&free_out), PathBuf::from(&capped_out))
+    } else {
+        (stdout_free, stdout_capped)
+    };
+    let (a, b) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+    assert!(!a.is_empty(), "{args:?}: no answer");
+    assert!(a == b, "{args:?}: the capped answer is not the uncapped one");
 }
