@@ -162,14 +162,7 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
         let query = format!(
             "SELECT city, count(*), min(score), max(score) FROM '{csv_arg}' GROUP BY city ORDER BY city"
         );
-        let args = ["sql", "-t", "2", "--memory", "32M", "--csv", &query];
-        let mut free = Command::new(env!("CARGO_BIN_EXE_swath"));
-        free.args(args);
-        let (stdout_free, stdout_capped) = (dir.path().join("f.sql"), dir.path().join("c.sql"));
-        run(free, &stdout_free, "sql uncapped");
-        run(cap.command(&args), &stdout_capped, "sql capped");
-        let (a, b) = (std::fs::read(stdout_free).unwrap(), std::fs::read(stdout_capped).unwrap());
-        assert!(a.len() > 100 && a == b, "sql: the capped answer is not the uncapped one");
+        same_sql_answer_capped(&cap, dir.path(), &query);
     }
     drop(std::fs::remove_file(&csv));
 
@@ -206,14 +199,7 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
             "SELECT service, count(*), max(req['status']), min(ts) FROM '{jsonl_arg}' \
              GROUP BY service ORDER BY service"
         );
-        let args = ["sql", "-t", "2", "--memory", "32M", "--csv", &query];
-        let mut free = Command::new(env!("CARGO_BIN_EXE_swath"));
-        free.args(args);
-        let (stdout_free, stdout_capped) = (dir.path().join("f.sql"), dir.path().join("c.sql"));
-        run(free, &stdout_free, "json sql uncapped");
-        run(cap.command(&args), &stdout_capped, "json sql capped");
-        let (a, b) = (std::fs::read(stdout_free).unwrap(), std::fs::read(stdout_capped).unwrap());
-        assert!(a.len() > 100 && a == b, "json sql: the capped answer is not the uncapped one");
+        same_sql_answer_capped(&cap, dir.path(), &query);
     }
 }
 
@@ -249,4 +235,17 @@ fn same_answer_capped(cap: &Cap, dir: &Path, args: &[&str], layout: &[&str], inp
     let (a, b) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
     assert!(!a.is_empty(), "{args:?}: no answer");
     assert!(a == b, "{args:?}: the capped answer is not the uncapped one");
+}
+
+/// Run `swath sql --memory 32M QUERY` uncapped and capped; assert both
+/// succeed with the same, non-trivial answer.
+fn same_sql_answer_capped(cap: &Cap, dir: &Path, query: &str) {
+    let args = ["sql", "-t", "2", "--memory", "32M", "--csv", query];
+    let mut free = Command::new(env!("CARGO_BIN_EXE_swath"));
+    free.args(args);
+    let (stdout_free, stdout_capped) = (dir.join("f.sql"), dir.join("c.sql"));
+    run(free, &stdout_free, &format!("{query}: uncapped"));
+    run(cap.command(&args), &stdout_capped, &format!("{query}: capped"));
+    let (a, b) = (std::fs::read(stdout_free).unwrap(), std::fs::read(stdout_capped).unwrap());
+    assert!(a.len() > 100 && a == b, "{query}: the capped answer is not the uncapped one");
 }

@@ -68,6 +68,17 @@ fn is_empty_dir(dir: &Path) -> bool {
     std::fs::read_dir(dir).unwrap().next().is_none()
 }
 
+/// [`ORDER_BY`]'s answer on [`write_data`]'s first `rows` rows, as CSV.
+fn order_by_answer(rows: u64) -> String {
+    let mut sorted: Vec<(String, u64)> = (0..rows).map(|i| (payload(i), i)).collect();
+    sorted.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut want = String::from("id,payload\n");
+    for (p, i) in &sorted {
+        want.push_str(&format!("{i},{p}\n"));
+    }
+    want
+}
+
 const GROUP_BY: &str = "SELECT k, count(*) AS n, sum(id) AS s FROM t GROUP BY k ORDER BY k";
 const ORDER_BY: &str = "SELECT id, payload FROM t ORDER BY payload DESC, id";
 
@@ -98,12 +109,7 @@ fn group_by_and_order_by_spill_under_the_limit_and_agree() {
     assert!(got == want, "GROUP BY under --memory {memory}: wrong answer");
     assert!(is_empty_dir(&spill), "spill files left behind");
 
-    let mut sorted: Vec<(String, u64)> = (0..rows).map(|i| (payload(i), i)).collect();
-    sorted.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut want_sorted = String::from("id,payload\n");
-    for (p, i) in &sorted {
-        want_sorted.push_str(&format!("{i},{p}\n"));
-    }
+    let want_sorted = order_by_answer(rows);
     let (code, got_sorted, err) = query(&file, memory, &spill, ORDER_BY);
     assert_eq!(code, Some(0), "{err}");
     assert!(got_sorted == want_sorted, "ORDER BY under --memory {memory}: wrong answer");
@@ -155,12 +161,7 @@ fn a_sort_under_a_small_limit_finishes_on_every_run() {
     write_data(&file, rows);
     let spill = dir.path().join("spill");
     std::fs::create_dir(&spill).unwrap();
-    let mut sorted: Vec<(String, u64)> = (0..rows).map(|i| (payload(i), i)).collect();
-    sorted.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut want = String::from("id,payload\n");
-    for (p, i) in &sorted {
-        want.push_str(&format!("{i},{p}\n"));
-    }
+    let want = order_by_answer(rows);
     for (threads, memory) in [(2, "4M"), (2, "8M"), (4, "4M"), (4, "8M")] {
         for run in 0..2 {
             let (code, got, err) = query_on(threads, &file, memory, &spill, ORDER_BY);
