@@ -132,7 +132,6 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
     assert!(gen.status.success());
     assert!(std::fs::metadata(&csv).unwrap().len() > 2 * LIMIT);
     let cap = Cap::new();
-    let in_cgroup = matches!(cap, Cap::Cgroup(_));
     // Commands whose answer is their standard output, or the file they write
     // (`-o OUT`, filled in below).
     let commands: Vec<Vec<&str>> = vec![
@@ -146,17 +145,8 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
         vec!["csv", "to-parquet", "-t", "2", "-o", "OUT"],
         vec!["csv", "to-parquet", "-t", "1", "-o", "OUT"],
     ];
-    for args in &commands {
-        // Inside a small cgroup, to-parquet closes row groups at an eighth
-        // of the limit and decodes 1 MiB chunks: the same file as these
-        // settings give without one.
-        let layout: &[&'static str] = if in_cgroup && args[1] == "to-parquet" {
-            &["--row-group-size", "8M", "--chunk-size", "1048576"]
-        } else {
-            &[]
-        };
-        same_answer_capped(&cap, dir.path(), args, layout, &csv_arg);
-    }
+    // Inside a small cgroup, csv to-parquet decodes 1 MiB chunks.
+    each_same_answer_capped(&cap, dir.path(), &commands, "1048576", &csv_arg);
     if cfg!(feature = "sql") {
         // No float sums: their order of addition varies between runs.
         let query = format!(
@@ -185,21 +175,36 @@ fn every_reading_command_finishes_in_64_mib_with_the_same_answer() {
         vec!["json", "to-parquet", "-t", "2", "-o", "OUT"],
         vec!["json", "to-parquet", "-t", "1", "-o", "OUT"],
     ];
-    for args in &commands {
-        // As for CSV: the row groups and chunks a small cgroup gives.
-        let layout: &[&'static str] = if in_cgroup && args[1] == "to-parquet" {
-            &["--row-group-size", "8M", "--chunk-size", "262144"]
-        } else {
-            &[]
-        };
-        same_answer_capped(&cap, dir.path(), args, layout, &jsonl_arg);
-    }
+    // Inside a small cgroup, json to-parquet decodes 256 KiB chunks.
+    each_same_answer_capped(&cap, dir.path(), &commands, "262144", &jsonl_arg);
     if cfg!(feature = "sql") {
         let query = format!(
             "SELECT service, count(*), max(req['status']), min(ts) FROM '{jsonl_arg}' \
              GROUP BY service ORDER BY service"
         );
         same_sql_answer_capped(&cap, dir.path(), &query);
+    }
+}
+
+/// [`same_answer_capped`] for each of `commands` on `input`. Inside a
+/// small cgroup to-parquet closes row groups at an eighth of the limit and
+/// decodes `small_chunk` bytes at a time: the uncapped run is given the
+/// same settings, so both write the same file.
+fn each_same_answer_capped(
+    cap: &Cap,
+    dir: &Path,
+    commands: &[Vec<&str>],
+    small_chunk: &str,
+    input: &str,
+) {
+    let in_cgroup = matches!(cap, Cap::Cgroup(_));
+    for args in commands {
+        let layout: Vec<&str> = if in_cgroup && args[1] == "to-parquet" {
+            vec!["--row-group-size", "8M", "--chunk-size", small_chunk]
+        } else {
+            Vec::new()
+        };
+        same_answer_capped(cap, dir, args, &layout, input);
     }
 }
 

@@ -64,6 +64,17 @@ fn query_on(
     (out.status.code(), text(out.stdout), text(out.stderr))
 }
 
+/// A temporary directory holding `t.csv` ([`write_data`]'s `rows` rows)
+/// and an empty `spill` directory: (the directory, the file, spill).
+fn data_dir(rows: u64) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.csv");
+    write_data(&file, rows);
+    let spill = dir.path().join("spill");
+    std::fs::create_dir(&spill).unwrap();
+    (dir, file, spill)
+}
+
 fn is_empty_dir(dir: &Path) -> bool {
     std::fs::read_dir(dir).unwrap().next().is_none()
 }
@@ -84,12 +95,8 @@ const ORDER_BY: &str = "SELECT id, payload FROM t ORDER BY payload DESC, id";
 
 #[test]
 fn group_by_and_order_by_spill_under_the_limit_and_agree() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.csv");
     let rows = 300_000;
-    write_data(&file, rows);
-    let spill = dir.path().join("spill");
-    std::fs::create_dir(&spill).unwrap();
+    let (dir, file, spill) = data_dir(rows);
     // 6.8 MB of CSV, 16 MiB for both partitions: every operator's share
     // is less than its input.
     let memory = "16M";
@@ -155,12 +162,8 @@ fn group_by_and_order_by_spill_under_the_limit_and_agree() {
 /// runs of 10 failed.
 #[test]
 fn a_sort_under_a_small_limit_finishes_on_every_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.csv");
     let rows = 1_000_000;
-    write_data(&file, rows);
-    let spill = dir.path().join("spill");
-    std::fs::create_dir(&spill).unwrap();
+    let (_dir, file, spill) = data_dir(rows);
     let want = order_by_answer(rows);
     for (threads, memory) in [(2, "4M"), (2, "8M"), (4, "4M"), (4, "8M")] {
         for run in 0..2 {
@@ -174,11 +177,7 @@ fn a_sort_under_a_small_limit_finishes_on_every_run() {
 
 #[test]
 fn a_query_that_cannot_fit_is_an_error_naming_the_limit() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.csv");
-    write_data(&file, 100_000);
-    let spill = dir.path().join("spill");
-    std::fs::create_dir(&spill).unwrap();
+    let (_dir, file, spill) = data_dir(100_000);
     let (code, out, err) = query(&file, "256K", &spill, ORDER_BY);
     assert_eq!(code, Some(2), "stdout: {out}\nstderr: {err}");
     assert!(err.contains("memory limit of 262144 bytes (--memory)"), "{err}");
@@ -189,11 +188,7 @@ fn a_query_that_cannot_fit_is_an_error_naming_the_limit() {
 /// them are removed, and swath exits 130.
 #[test]
 fn ctrl_c_removes_the_spill_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.csv");
-    write_data(&file, 3_000_000);
-    let spill = dir.path().join("spill");
-    std::fs::create_dir(&spill).unwrap();
+    let (dir, file, spill) = data_dir(3_000_000);
     let log = dir.path().join("stderr.txt");
     let mut child = swath()
         .args(["sql", "--csv", "-t", "2", "--memory", "8M", "--spill-dir"])
