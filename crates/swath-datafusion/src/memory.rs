@@ -5,8 +5,9 @@
 //! than memory finishes. The pool here is DataFusion's fair one (each
 //! spilling operator gets an equal share, so one cannot starve another),
 //! wrapped to name the largest consumers when a query cannot fit and to
-//! share the sorts' merges fairly too ([`SharedMergePool`]); its spills go
-//! to one directory the caller owns (and removes).
+//! hold each partition's sort to a fixed share, so that what fits does not
+//! depend on timing (`SortSharePool`); its spills go to one directory the
+//! caller owns (and removes).
 //!
 //! Not counted by the pool: what the scans hold while they read (swath's
 //! readers and the batches in flight, a constant per partition; see
@@ -32,18 +33,23 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 /// runtime drops). `config`'s target partitions are the number of sorts
 /// that share the limit.
 ///
-/// Three settings follow from the limit, each found by a sort failing
-/// without it (`docs/memory.md`):
-/// - each partition's sort keeps back min(10 MiB, a quarter of its share)
-///   to merge its spills (DataFusion's fixed 10 MiB made every sort under
-///   40 MiB on two partitions fail before it could spill);
-/// - a sort about to spill sorts what it holds in place, in the memory it
-///   already reserved, instead of merging its batches (the merge's cursors
-///   took as much again, from the pool, and failed when another partition
-///   held it); up to 1 GiB held, past which it merges;
-/// - each sort's merge of its spill files may hold at most half its share
-///   (else the first partition to get there takes all that is free and the
-///   others fail; `SharedMergePool` in memory.rs).
+/// The limit is split so that whether a query fits does not depend on
+/// timing between its partitions (`SortSharePool`, and
+/// `docs/memory.md` for the failures each rule came from). Of the limit,
+/// each of the `p` partitions' sorts may hold:
+/// - `limit / 2p` in the batches it sorts (then it spills);
+/// - `limit / 4p` to merge its spill files, kept back from the start
+///   (DataFusion's fixed 10 MiB made every sort under 40 MiB on two
+///   partitions fail before it could spill);
+///
+/// which leaves at least a quarter of the limit to what cannot spill: the
+/// final merge across the partitions, a hash join's build side. Under a
+/// small limit the batches get fewer rows (down to 512; 8192 from a merge
+/// share of 4 MiB up), so that a merge can hold a batch of each run it
+/// merges and the final merge one of each partition's. A sort
+/// about to spill sorts what it holds in place, in the memory it already
+/// reserved, instead of merging its batches (the merge's cursors took as
+/// much again from the pool); up to 1 GiB held, past which it merges.
 ///
 /// ```
 /// use datafusion::prelude::SessionConfig;
@@ -63,16 +69,13 @@ pub fn memory_limited_session(
     limit: usize,
     spill_dir: &Path,
 ) -> Result<SessionContext> {
-    let partitions = config.target_partitions().max(1);
-    let share = limit / partitions;
+    let pool = SortSharePool::new(limit, config.target_partitions());
+    let rows = (pool.merge_cap / BATCH_IN_MERGE).max(MIN_BATCH_ROWS);
+    let rows = config.batch_size().min(rows);
+    config = config.with_batch_size(rows);
     let exec = &mut config.options_mut().execution;
-    exec.sort_spill_reservation_bytes = exec.sort_spill_reservation_bytes.min(share / 4);
+    exec.sort_spill_reservation_bytes = exec.sort_spill_reservation_bytes.min(pool.merge_cap);
     exec.sort_in_place_threshold_bytes = limit.min(IN_PLACE_MAX);
-    let top = NonZeroUsize::new(3).unwrap_or(NonZeroUsize::MIN);
-    let pool = SharedMergePool {
-        inner: TrackConsumersPool::new(FairSpillPool::new(limit), top),
-        merge_cap: share / 2,
-    };
     let runtime = RuntimeEnvBuilder::new()
         .with_memory_pool(Arc::new(pool))
         .with_temp_file_path(spill_dir)
@@ -91,36 +94,79 @@ pub fn is_out_of_memory(e: &DataFusionError) -> bool {
 /// sorted run well under the 2 GiB a Utf8 array can address.
 const IN_PLACE_MAX: usize = 1 << 30;
 
+/// The rows of a batch are at most a merge's share over this: a batch of
+/// rows of 64 bytes is then an eighth of it. (A merge holds two batches of
+/// each run it reads, and must read two runs; the final merge across the
+/// partitions holds a batch of each.)
+const BATCH_IN_MERGE: usize = 512;
+
+/// The fewest rows a batch is cut to under a small limit: below this the
+/// per-batch work outweighs the rows.
+const MIN_BATCH_ROWS: usize = 512;
+
+/// The name DataFusion gives the reservation a sort holds its batches in
+/// (`ExternalSorter[partition]`).
+const SORTER: &str = "ExternalSorter[";
+
 /// The name DataFusion gives the reservation a sort merges its spill files
 /// through (`ExternalSorterMerge[partition]`).
 const SORT_MERGE: &str = "ExternalSorterMerge[";
 
-/// DataFusion's fair pool, with each sort's merge held to `merge_cap`.
+/// DataFusion's fair pool, with each partition's sort held to a fixed
+/// share of the limit.
 ///
-/// A sort that spilled merges its files through a reservation that cannot
-/// spill, and takes as many files at once as the pool grants. On a fair
-/// pool the first partition to finish its input so takes all that is free,
-/// and the other partitions' sorts and the final merge across partitions
-/// then fail ("Resources exhausted") or not, by timing: `--memory 8M` on a
-/// 72 MB sort failed 8 runs of 10. Refused more than its cap, a merge
-/// reads fewer files at a time (more passes over the disk), which is what
-/// it does when the pool itself is short; nothing fails that fitted.
+/// The fair pool alone divides among the consumers registered *now*: when
+/// one partition's sort finished its input and let go of its reservation,
+/// the other partition's sort could grow into all that was free; a sort's
+/// merge (which cannot spill) takes as many spill files at once as the
+/// pool grants. Either way the final merge across partitions (which cannot
+/// spill either) was then refused its next batch, and the query failed or
+/// not by timing: `--memory 8M` on a 72 MB sort failed 8 runs of 10, and
+/// a CI run failed at 4M with 223 KB free of 4 MB, the rest held by one
+/// sort (2.3 MB) and the two merges. Held to their shares, a sort spills
+/// sooner and a merge reads fewer files at a time (more passes over the
+/// disk), what each does anyway when the pool is short; a quarter of the
+/// limit is always left to the consumers that cannot spill.
+///
+/// The sorts are known by DataFusion's names for their reservations; unit
+/// tests hold those names to the caps.
 #[derive(Debug)]
-struct SharedMergePool {
+struct SortSharePool {
     inner: TrackConsumersPool<FairSpillPool>,
+    /// The most one sort holds in the batches it sorts.
+    sorter_cap: usize,
+    /// The most one sort's merge of its spill files holds.
     merge_cap: usize,
 }
 
-impl SharedMergePool {
-    fn is_capped(reservation: &MemoryReservation) -> bool {
+impl SortSharePool {
+    fn new(limit: usize, partitions: usize) -> Self {
+        let partitions = partitions.max(1);
+        let top = NonZeroUsize::new(3).unwrap_or(NonZeroUsize::MIN);
+        Self {
+            inner: TrackConsumersPool::new(FairSpillPool::new(limit), top),
+            sorter_cap: limit / (2 * partitions),
+            merge_cap: limit / (4 * partitions),
+        }
+    }
+
+    /// The cap on `reservation`, if it is a sort's, and what it is called.
+    fn cap(&self, reservation: &MemoryReservation) -> Option<(usize, &'static str)> {
         let consumer = reservation.consumer();
-        !consumer.can_spill() && consumer.name().starts_with(SORT_MERGE)
+        let name = consumer.name();
+        if consumer.can_spill() && name.starts_with(SORTER) {
+            Some((self.sorter_cap, "a sort may hold at most"))
+        } else if !consumer.can_spill() && name.starts_with(SORT_MERGE) {
+            Some((self.merge_cap, "a sort's merge may hold at most"))
+        } else {
+            None
+        }
     }
 }
 
-impl MemoryPool for SharedMergePool {
+impl MemoryPool for SortSharePool {
     fn name(&self) -> &str {
-        "SharedMergePool"
+        "SortSharePool"
     }
 
     fn register(&self, consumer: &MemoryConsumer) {
@@ -140,14 +186,15 @@ impl MemoryPool for SharedMergePool {
     }
 
     fn try_grow(&self, reservation: &MemoryReservation, additional: usize) -> Result<()> {
-        if Self::is_capped(reservation) && reservation.size() + additional > self.merge_cap {
-            return Err(DataFusionError::ResourcesExhausted(format!(
-                "Failed to allocate additional {additional} bytes for {}: a sort's merge may \
-                 hold at most {} bytes (half a partition's share of the limit), and holds {}",
-                reservation.consumer().name(),
-                self.merge_cap,
-                reservation.size()
-            )));
+        if let Some((cap, what)) = self.cap(reservation) {
+            if reservation.size() + additional > cap {
+                return Err(DataFusionError::ResourcesExhausted(format!(
+                    "Failed to allocate additional {additional} bytes for {}: {what} {cap} \
+                     bytes of the limit, and holds {}",
+                    reservation.consumer().name(),
+                    reservation.size()
+                )));
+            }
         }
         self.inner.try_grow(reservation, additional)
     }
@@ -161,12 +208,12 @@ impl MemoryPool for SharedMergePool {
     }
 }
 
-impl fmt::Display for SharedMergePool {
+impl fmt::Display for SortSharePool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "SharedMergePool(merges at most {} bytes each) over {}",
-            self.merge_cap, self.inner
+            "SortSharePool(sorts hold at most {} bytes each, their merges {}) over {}",
+            self.sorter_cap, self.merge_cap, self.inner
         )
     }
 }
@@ -175,53 +222,107 @@ impl fmt::Display for SharedMergePool {
 mod tests {
     use super::*;
 
-    fn pool(limit: usize, merge_cap: usize) -> Arc<dyn MemoryPool> {
-        let top = NonZeroUsize::new(3).unwrap();
-        Arc::new(SharedMergePool {
-            inner: TrackConsumersPool::new(FairSpillPool::new(limit), top),
-            merge_cap,
-        })
+    const KB: usize = 1 << 10;
+    const MB: usize = 1 << 20;
+    const GB: usize = 1 << 30;
+
+    fn pool(limit: usize, partitions: usize) -> Arc<dyn MemoryPool> {
+        Arc::new(SortSharePool::new(limit, partitions))
     }
 
     #[test]
-    fn a_sort_merge_is_held_to_its_cap_and_others_are_not() {
-        let pool = pool(1000, 200);
-        let merge = MemoryConsumer::new("ExternalSorterMerge[0]").register(&pool);
-        merge.try_grow(150).unwrap();
-        let err = merge.try_grow(51).unwrap_err();
+    fn a_sort_and_its_merge_are_held_to_their_caps_and_others_are_not() {
+        // 1000 bytes on 2 partitions: sorts 250 each, merges 125.
+        let pool = pool(1000, 2);
+        let sorter = MemoryConsumer::new("ExternalSorter[0]").with_can_spill(true).register(&pool);
+        sorter.try_grow(250).unwrap();
+        let err = sorter.try_grow(1).unwrap_err();
         assert!(is_out_of_memory(&err), "{err}");
-        assert!(err.to_string().contains("at most 200 bytes"), "{err}");
-        merge.try_grow(50).unwrap();
-        assert_eq!(merge.size(), 200);
+        assert!(err.to_string().contains("a sort may hold at most 250 bytes"), "{err}");
 
-        // The other partition's merge gets its own 200; a consumer that is
-        // not a sort's merge gets what the fair pool grants.
-        let other = MemoryConsumer::new("ExternalSorterMerge[1]").register(&pool);
-        other.try_grow(200).unwrap();
+        let merge = MemoryConsumer::new("ExternalSorterMerge[0]").register(&pool);
+        merge.try_grow(100).unwrap();
+        let err = merge.try_grow(26).unwrap_err();
+        assert!(err.to_string().contains("merge may hold at most 125 bytes"), "{err}");
+        merge.try_grow(25).unwrap();
+
+        // Not a sort's: what the fair pool grants, up to the limit.
         let join = MemoryConsumer::new("HashJoinInput").register(&pool);
-        join.try_grow(600).unwrap();
+        join.try_grow(625).unwrap();
         assert_eq!(pool.reserved(), 1000);
         assert!(is_out_of_memory(&join.try_grow(1).unwrap_err()));
     }
 
     #[test]
-    fn a_spilling_consumer_of_the_same_name_prefix_is_not_capped() {
-        let pool = pool(1000, 200);
-        let sorter =
+    fn consumers_named_like_a_sort_but_not_spilling_like_one_are_not_capped() {
+        let pool = pool(1000, 2);
+        let spilling_merge =
             MemoryConsumer::new("ExternalSorterMerge[0]").with_can_spill(true).register(&pool);
-        sorter.try_grow(900).unwrap();
+        spilling_merge.try_grow(900).unwrap();
+        drop(spilling_merge);
+        let fixed_sorter = MemoryConsumer::new("ExternalSorter[0]").register(&pool);
+        fixed_sorter.try_grow(900).unwrap();
+    }
+
+    /// The order of events of the CI run that failed at `--memory 4M` on
+    /// two partitions: partition 1's sort finished its input (its sorter
+    /// let go) and merged its spills; partition 0's sort, alone among the
+    /// spilling consumers, grew as far as the pool let it; then the final
+    /// merge across partitions asked for a 288 KB batch and 223 KB were
+    /// free. With the shares it gets a quarter of the limit, whoever ran
+    /// first.
+    #[test]
+    fn the_final_merge_gets_a_quarter_of_the_limit_whatever_the_sorts_did_first() {
+        let limit = 4 * MB;
+        let pool = pool(limit, 2);
+        let sorter = |p: usize| {
+            MemoryConsumer::new(format!("ExternalSorter[{p}]")).with_can_spill(true).register(&pool)
+        };
+        let merge =
+            |p: usize| MemoryConsumer::new(format!("ExternalSorterMerge[{p}]")).register(&pool);
+        let (sorter0, sorter1) = (sorter(0), sorter(1));
+        let (merge0, merge1) = (merge(0), merge(1));
+        merge0.try_grow(512 * KB).unwrap();
+        merge1.try_grow(512 * KB).unwrap();
+        sorter1.try_grow(MB).unwrap();
+        drop(sorter1);
+        let grab = |r: &MemoryReservation| while r.try_grow(16 * KB).is_ok() {};
+        grab(&merge1);
+        grab(&sorter0);
+        assert_eq!(sorter0.size(), MB);
+        let final_merge = MemoryConsumer::new("SortPreservingMergeExec[0]").register(&pool);
+        final_merge.try_grow(limit / 4).unwrap();
+    }
+
+    #[test]
+    fn a_small_limit_cuts_the_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows = |limit: usize, partitions: usize| {
+            let config = SessionConfig::new().with_target_partitions(partitions);
+            let ctx = memory_limited_session(config, limit, dir.path()).unwrap();
+            ctx.state().config().batch_size()
+        };
+        assert_eq!(rows(4 * MB, 2), 1024);
+        assert_eq!(rows(4 * MB, 4), 512);
+        assert_eq!(rows(MB, 4), 512);
+        assert_eq!(rows(32 * MB, 2), 8192);
+        assert_eq!(rows(GB, 2), 8192);
     }
 
     #[test]
     fn the_session_takes_its_partitions_from_the_config() {
         let dir = tempfile::tempdir().unwrap();
         let config = SessionConfig::new().with_target_partitions(4);
-        let ctx = memory_limited_session(config, 64 << 20, dir.path()).unwrap();
+        let ctx = memory_limited_session(config, 64 * MB, dir.path()).unwrap();
         let state = ctx.state();
         let exec = &state.config().options().execution;
-        assert_eq!(exec.sort_spill_reservation_bytes, 4 << 20);
-        assert_eq!(exec.sort_in_place_threshold_bytes, 64 << 20);
+        assert_eq!(exec.sort_spill_reservation_bytes, 4 * MB);
+        assert_eq!(exec.sort_in_place_threshold_bytes, 64 * MB);
+        assert_eq!(state.config().batch_size(), 8192);
         let shown = state.runtime_env().memory_pool.to_string();
-        assert!(shown.contains("merges at most 8388608 bytes each"), "{shown}");
+        assert!(
+            shown.contains("sorts hold at most 8388608 bytes each, their merges 4194304"),
+            "{shown}"
+        );
     }
 }
