@@ -6,9 +6,9 @@
 //! writes into the builder of the field it belongs to: numbers parsed from
 //! their text in place (`swath_csv::typed`), strings copied (escapes
 //! resolved only when there are any), dates and timestamps parsed from the
-//! string's bytes (`swath_arrow::text`). Keys are matched against the
-//! field that followed the previous key first (lines of one log share
-//! their key order), then by hash. Keys the schema does not have are
+//! string's bytes (`swath_arrow::text`). Keys are matched as bytes against
+//! the key that followed the previous one on the last line first (lines of
+//! one log share their key order; `crate::key_order`), then looked up. Keys the schema does not have are
 //! validated and skipped; fields missing from an object are null.
 
 use std::collections::HashMap;
@@ -24,7 +24,8 @@ use arrow_schema::{ArrowError, DataType, FieldRef, Fields, SchemaRef, TimeUnit};
 use swath_arrow::text::{parse_date, parse_timestamp};
 use swath_csv::typed::{parse_f64, parse_i64};
 
-use crate::scan::{unescape, Cursor, Literal, Num, Str, Syntax, MAX_DEPTH};
+use crate::key_order::{KeyOrder, START};
+use crate::scan::{unescape, Cursor, Num, Str, Syntax, MAX_DEPTH};
 
 /// Why a line did not decode: a syntax error, or a value that does not fit
 /// its field (with the field's path, innermost name first).
@@ -140,10 +141,9 @@ enum Col {
 #[derive(Debug)]
 struct StructCol {
     fields: Fields,
-    /// Each name as a JSON key is written, quotes included, when that is
-    /// its only spelling (no byte that JSON escapes): a key equal to these
-    /// bytes is that field, no string scan needed.
-    quoted: Vec<Option<Literal>>,
+    /// The keys' order on the last line: the next key is checked as bytes
+    /// against the one that came there last time.
+    order: KeyOrder,
     cols: Vec<Col>,
     /// The names, for a scan when there are few (cheaper than hashing).
     names: Vec<Box<[u8]>>,
@@ -159,16 +159,9 @@ impl StructCol {
         let cols = fields.iter().map(|f| Col::new(f.data_type())).collect::<Result<Vec<_>, _>>()?;
         let names: Vec<Box<[u8]>> = fields.iter().map(|f| f.name().as_bytes().into()).collect();
         let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
-        let quoted = names
-            .iter()
-            .map(|n| {
-                let plain = n.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
-                plain.then(|| Literal::new(&[&b"\""[..], n, b"\""].concat()))
-            })
-            .collect();
         Ok(StructCol {
             fields: fields.clone(),
-            quoted,
+            order: KeyOrder::new(&names),
             seen: vec![0; names.len()],
             names,
             cols,
@@ -192,23 +185,29 @@ impl StructCol {
         let generation = self.generation;
         let n = self.cols.len();
         let mut found = 0;
-        let mut next = 0;
+        let mut prev = START;
         if c.peek() == Some(b'}') {
             c.bump();
         } else {
             loop {
                 let key_at = c.at();
-                // Lines of one log share their key order: try the field
-                // after the last one first, as bytes.
-                let guessed = next < n && self.quoted[next].as_ref().is_some_and(|q| c.eat(q));
-                let hit = if guessed {
-                    c.expect(b':', "expected ':' after a key")?;
-                    Some(next)
-                } else {
-                    let k = c.key()?;
-                    self.lookup(k, scratch)
+                let slot = match self.order.guess(prev) {
+                    Some((slot, quoted)) if c.eat(quoted) => {
+                        c.expect(b':', "expected ':' after a key")?;
+                        slot
+                    }
+                    _ => {
+                        let k = c.key()?;
+                        let slot = match self.lookup(k, scratch) {
+                            Some(i) => KeyOrder::of_field(i),
+                            None => self.order.skipped(k.raw),
+                        };
+                        self.order.learn(prev, slot);
+                        slot
+                    }
                 };
-                match hit {
+                prev = slot;
+                match self.order.field(slot) {
                     Some(i) => {
                         if self.seen[i] == generation {
                             let name = self.fields[i].name();
@@ -220,7 +219,6 @@ impl StructCol {
                         }
                         self.seen[i] = generation;
                         found += 1;
-                        next = i + 1;
                         self.cols[i]
                             .value(c, depth, scratch)
                             .map_err(|e| e.in_field(self.fields[i].name()))?;

@@ -58,6 +58,7 @@ pub mod chunks;
 pub mod decode;
 mod error;
 pub mod infer;
+mod key_order;
 mod reader;
 pub mod scan;
 pub mod select;

@@ -6,8 +6,8 @@ mod common;
 use std::io::Write;
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
-use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_array::{Int64Array, RecordBatch, StringArray, StructArray};
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use swath::Source;
 use swath_json::{Infer, JsonReaderBuilder};
 
@@ -387,4 +387,81 @@ fn keys_are_found_by_hash_and_by_scan_in_any_order() {
             assert_eq!(col.values().to_vec(), want, "{}", field.name());
         }
     }
+}
+
+/// The decoder learns each object's key order from the line before and
+/// checks the next key as bytes: lines that change their order, drop a
+/// key, spell a key with an escape, or carry more skipped keys than it
+/// keeps slots for (64) still give every value, nested objects too.
+#[test]
+fn learned_key_orders_give_every_value_whatever_the_next_line_does() {
+    let lines = 300i64;
+    let mut doc = String::new();
+    for row in 0..lines {
+        let unknown = |from: i64, to: i64| -> Vec<String> {
+            (from..to)
+                .map(|u| match (row + u) % 13 {
+                    0 => format!("\"u\\u0030{u}\":[{u},{{\"a\":1}}]"),
+                    _ => format!("\"u0{u}\":\"{u}\""),
+                })
+                .collect()
+        };
+        let a = if row % 11 == 0 { "\"\\u0061\"" } else { "\"a\"" };
+        let mut members = vec![format!("{a}:{row}")];
+        members.extend(unknown(0, 40));
+        if row % 5 != 0 {
+            members.push(format!("\"b\":{}", row * 2));
+        }
+        members.extend(unknown(40, 90));
+        members.push(format!("\"n\":{{\"x\":{row},\"skip\":0,\"y\":\"{row}\"}}"));
+        members.push(format!("\"c\":{}", row * 3));
+        if row % 7 == 0 {
+            members.reverse();
+        } else if row % 3 == 0 {
+            members.rotate_left(45);
+        }
+        doc.push_str(&format!("{{{}}}\n", members.join(",")));
+    }
+    let f = temp(doc.as_bytes());
+    let nested = Fields::from(vec![
+        Field::new("y", DataType::Utf8, true),
+        Field::new("x", DataType::Int64, true),
+    ]);
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("c", DataType::Int64, true),
+        Field::new("a", DataType::Int64, true),
+        Field::new("n", DataType::Struct(nested), true),
+        Field::new("b", DataType::Int64, true),
+    ]));
+    let got = read_all(&JsonReaderBuilder::new(), f.path(), &schema);
+    let int = |i: usize| got.column(i).as_any().downcast_ref::<Int64Array>().unwrap().clone();
+    let rows: Vec<i64> = (0..lines).collect();
+    assert_eq!(int(0).values().to_vec(), rows.iter().map(|r| r * 3).collect::<Vec<_>>());
+    assert_eq!(int(1).values().to_vec(), rows);
+    let b: Vec<Option<i64>> = int(3).iter().collect();
+    let want: Vec<Option<i64>> = rows.iter().map(|&r| (r % 5 != 0).then_some(r * 2)).collect();
+    assert_eq!(b, want);
+    let n = got.column(2).as_any().downcast_ref::<StructArray>().unwrap();
+    let x = n.column(1).as_any().downcast_ref::<Int64Array>().unwrap();
+    let y = n.column(0).as_any().downcast_ref::<StringArray>().unwrap();
+    assert_eq!(x.values().to_vec(), rows);
+    let want: Vec<String> = rows.iter().map(i64::to_string).collect();
+    assert_eq!(y.iter().map(|s| s.unwrap().to_string()).collect::<Vec<_>>(), want);
+    // And the slow twin agrees, all of it.
+    assert_eq!(got, arrow_json(doc.as_bytes(), &schema));
+}
+
+/// A key met twice in one object is an error also when the decoder
+/// guessed it (the order it learned has the key after itself).
+#[test]
+fn a_repeated_key_is_an_error_also_when_guessed() {
+    let doc = b"{\"a\":1,\"b\":2}\n{\"a\":1,\"b\":2}\n{\"a\":1,\"b\":2,\"b\":3}\n";
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("b", DataType::Int64, true),
+    ]));
+    assert_eq!(
+        errors(doc, Some(schema), 1 << 20),
+        ["F: record 3 (line 3, byte 41): the key \"b\" twice in one object"]
+    );
 }
