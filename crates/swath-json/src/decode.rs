@@ -8,8 +8,9 @@
 //! resolved only when there are any), dates and timestamps parsed from the
 //! string's bytes (`swath_arrow::text`). Keys are matched as bytes against
 //! the key that followed the previous one on the last line first (lines of
-//! one log share their key order; `crate::key_order`), then looked up. Keys the schema does not have are
-//! validated and skipped; fields missing from an object are null.
+//! one log share their key order; `crate::key_order`), then looked up.
+//! Keys the schema does not have are validated and skipped; fields missing
+//! from an object are null.
 
 use std::collections::HashMap;
 use std::sync::Arc;
