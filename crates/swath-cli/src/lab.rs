@@ -473,11 +473,27 @@ fn lab_columns(path: &Path) -> bool {
     matches!(rdr.headers(), Ok(Some(h)) if h.iter().eq(want))
 }
 
-/// The size of `path`, which must be a regular file.
+/// The size of `path`, which must be a plain regular file: every method
+/// reads its bytes and counts their lines, and a compressed file's bytes
+/// are not its lines (the gz-* and zst-* methods measure decoding, on
+/// compressed copies of the generated log).
 fn regular_file(path: &Path) -> Result<u64> {
     let meta = fs::metadata(path).with_context(|| format!("{}", path.display()))?;
     if !meta.is_file() {
         bail!("{}: the lab needs a regular file", path.display());
+    }
+    let mut head = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(swath::decompress::MAGIC_LEN as u64).read_to_end(&mut head))
+        .with_context(|| format!("{}", path.display()))?;
+    let format = swath::Compression::detect(&head);
+    if format != swath::Compression::None {
+        bail!(
+            "{}: {} input: the lab measures reading a plain file; decompress it first, \
+             or run the lab without --file to measure decoding (its gz-* and zst-* methods)",
+            path.display(),
+            format.name()
+        );
     }
     Ok(meta.len())
 }

@@ -12,15 +12,17 @@ pub(crate) fn local_path(location: &object_store::path::Path) -> Result<PathBuf>
     })
 }
 
-/// True when the file (or remote object) starts with a gzip or zstd magic
-/// number.
+/// True when the file (or remote object) starts with the magic number of
+/// a compression format (`swath::Compression::detect`): it is read whole,
+/// from its start, where swath decodes it (gzip, zstd) and refuses it
+/// with the format's name where it does not.
 pub(crate) fn is_compressed(path: &Path) -> bool {
-    let mut head = [0u8; 4];
+    let mut head = [0u8; swath::decompress::MAGIC_LEN];
     let n = swath::range::open_ranged(path)
         .ok()
         .and_then(|(src, _)| swath::range::read_full_at(&*src, &mut head, 0).ok())
         .unwrap_or(0);
-    matches!(&head[..n], [0x1f, 0x8b, ..] | [0x28, 0xb5, 0x2f, 0xfd])
+    swath::Compression::detect(&head[..n]) != swath::Compression::None
 }
 
 /// The path swath opens for an object of a table's store: its local path,

@@ -1,5 +1,6 @@
 //! gzip and zstd input, recognised by magic bytes (never by file name) and
-//! decoded on a thread of its own, which hands decoded chunks to the reader
+//! decoded on a thread of its own (bzip2, xz, zip and lz4 are recognised
+//! too, and refused with an error that names them), which hands decoded chunks to the reader
 //! through a bounded queue. Chunks are recycled, so memory stays flat: at
 //! most [`QUEUE_DEPTH`] + 2 chunks of [`CHUNK_SIZE`] exist at once.
 //!
@@ -17,37 +18,100 @@ pub const CHUNK_SIZE: usize = 256 * 1024;
 /// Decoded chunks that may wait in the queue.
 pub const QUEUE_DEPTH: usize = 4;
 
-/// A compression format swath decodes.
+/// How many first bytes [`Compression::detect`] looks at: enough for
+/// every magic number it knows (bzip2's block magic ends at byte 10).
+pub const MAGIC_LEN: usize = 16;
+
+/// A compression format, recognised by its magic bytes: the ones swath
+/// decodes (gzip, zstd), and the ones it only names, so that no command
+/// ever reads compressed bytes as data ([`Compression::is_decoded`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Compression {
     /// Plain bytes.
     None,
-    /// gzip (RFC 1952), including several concatenated members like `gzip -d`.
+    /// gzip (RFC 1952), including several concatenated members like `gzip -d`
+    /// (multi-member files, `pigz -i`, BGZF).
     Gzip,
-    /// Zstandard frames.
+    /// Zstandard frames, several in a row, and skippable frames among
+    /// them (all `pzstd` output and the seekable format start with one).
     Zstd,
+    /// bzip2: named, not decoded.
+    Bzip2,
+    /// xz: named, not decoded.
+    Xz,
+    /// A zip archive: named, not decoded.
+    Zip,
+    /// An LZ4 frame: named, not decoded.
+    Lz4,
 }
 
 impl Compression {
-    /// Recognise a format from the first bytes of an input (4 are enough).
+    /// Recognise a format from the first bytes of an input ([`MAGIC_LEN`]
+    /// bytes, or all there are: a shorter file is plain unless it is a
+    /// whole magic number).
     pub fn detect(prefix: &[u8]) -> Compression {
-        if prefix.starts_with(&[0x1f, 0x8b]) {
-            Compression::Gzip
-        } else if prefix.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-            Compression::Zstd
-        } else {
-            Compression::None
+        match prefix {
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            // A skippable frame: magic 0x184D2A5?, little-endian.
+            [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
+            // "BZh", the block size '1'..'9', then the magic of a block
+            // (pi) or of the end of the stream (sqrt(pi)): ten bytes, so a
+            // text that starts with "BZh1" is still text.
+            [b'B', b'Z', b'h', b'1'..=b'9', rest @ ..]
+                if rest.starts_with(&[0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
+                    || rest.starts_with(&[0x17, 0x72, 0x45, 0x38, 0x50, 0x90]) =>
+            {
+                Compression::Bzip2
+            }
+            [0xfd, b'7', b'z', b'X', b'Z', 0x00, ..] => Compression::Xz,
+            // A local file header, or the end of an empty archive.
+            [b'P', b'K', 0x03, 0x04, ..] | [b'P', b'K', 0x05, 0x06, ..] => Compression::Zip,
+            // An LZ4 frame, or the legacy format `lz4 -l` writes.
+            [0x04, 0x22, 0x4d, 0x18, ..] | [0x02, 0x21, 0x4c, 0x18, ..] => Compression::Lz4,
+            _ => Compression::None,
         }
     }
 
-    /// A short name: `gzip`, `zstd` or `none`.
+    /// A short name: `gzip`, `zstd`, `bzip2`, `xz`, `zip`, `lz4` or `none`.
     pub fn name(self) -> &'static str {
         match self {
             Compression::None => "none",
             Compression::Gzip => "gzip",
             Compression::Zstd => "zstd",
+            Compression::Bzip2 => "bzip2",
+            Compression::Xz => "xz",
+            Compression::Zip => "zip",
+            Compression::Lz4 => "lz4",
         }
+    }
+
+    /// Whether swath decodes this format (gzip and zstd), rather than
+    /// only recognising it.
+    pub fn is_decoded(self) -> bool {
+        matches!(self, Compression::Gzip | Compression::Zstd)
+    }
+
+    /// The error for an input in a format swath recognises but does not
+    /// decode: it names the format and says what to do.
+    pub fn unsupported(self) -> io::Error {
+        let tool = match self {
+            Compression::Bzip2 => "bzip2 -dc FILE",
+            Compression::Xz => "xz -dc FILE",
+            Compression::Zip => "unzip -p FILE",
+            Compression::Lz4 => "lz4 -dc FILE",
+            _ => "decompress FILE",
+        };
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!(
+                "{} input: swath decodes gzip and zstd, not {}; decompress it first \
+                 (`{tool} | swath ... -`)",
+                self.name(),
+                self.name()
+            ),
+        )
     }
 }
 
@@ -88,7 +152,7 @@ impl std::error::Error for DecompressError {}
 ///
 /// The I/O error of the first reads.
 pub fn sniff(mut rdr: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
-    let mut prefix = [0u8; 4];
+    let mut prefix = [0u8; MAGIC_LEN];
     let mut n = 0;
     while n < prefix.len() {
         match rdr.read(&mut prefix[n..]) {
@@ -141,9 +205,9 @@ impl Decoded {
     ///
     /// # Panics
     ///
-    /// Panics if `format` is [`Compression::None`].
+    /// Panics if swath does not decode `format` ([`Compression::is_decoded`]).
     pub fn spawn(format: Compression, raw: Box<dyn Read + Send>) -> Decoded {
-        assert!(format != Compression::None, "nothing to decode");
+        assert!(format.is_decoded(), "swath does not decode {}", format.name());
         let (chunk_tx, chunks) = sync_channel(QUEUE_DEPTH);
         let (recycle, recycled) = sync_channel(QUEUE_DEPTH + 2);
         for _ in 0..QUEUE_DEPTH + 2 {

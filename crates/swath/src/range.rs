@@ -67,6 +67,17 @@ impl ReadAt for File {
     }
 }
 
+/// Bytes in memory: what a stream's last bytes, kept, are read as by the
+/// code that reads files by ranges (`swath tail` of a compressed file).
+impl ReadAt for [u8] {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let start = usize::try_from(offset).unwrap_or(usize::MAX).min(self.len());
+        let n = buf.len().min(self.len() - start);
+        buf[..n].copy_from_slice(&self[start..start + n]);
+        Ok(n)
+    }
+}
+
 impl<T: ReadAt + ?Sized> ReadAt for Arc<T> {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         (**self).read_at(buf, offset)

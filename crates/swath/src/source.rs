@@ -12,7 +12,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::decompress::{sniff, Compression, Decoded};
+use crate::decompress::{sniff, Compression, Decoded, MAGIC_LEN};
 use crate::error::{Error, ErrorKind, Result};
 use crate::range::ReadAt;
 
@@ -112,7 +112,9 @@ impl Source {
     ///
     /// # Errors
     ///
-    /// An I/O error reading the first bytes.
+    /// An I/O error reading the first bytes; an input in a format swath
+    /// recognises but does not decode (bzip2, xz, zip, lz4), named
+    /// ([`Compression::unsupported`]): its bytes are never read as data.
     pub fn decompressed(self) -> Result<Source> {
         let Source { inner, path, compression } = self;
         if compression != Compression::None {
@@ -124,9 +126,10 @@ impl Source {
         };
         let (format, raw): (Compression, Box<dyn Read + Send>) = match inner {
             Inner::File { file, len } => {
-                let mut prefix = [0u8; 4];
-                // All four bytes even through short reads and EINTR, or a
-                // gzip file read 1 byte at a time would not be recognised.
+                let mut prefix = [0u8; MAGIC_LEN];
+                // Every byte of the prefix even through short reads and
+                // EINTR, or a gzip file read 1 byte at a time would not be
+                // recognised.
                 let n = crate::range::read_full_at(&file, &mut prefix, 0).map_err(named)?;
                 match Compression::detect(&prefix[..n]) {
                     Compression::None => {
@@ -137,7 +140,7 @@ impl Source {
                 }
             }
             Inner::Ranged { src, len, pos } => {
-                let mut prefix = [0u8; 4];
+                let mut prefix = [0u8; MAGIC_LEN];
                 let n = crate::range::read_full_at(&*src, &mut prefix, 0).map_err(named)?;
                 match Compression::detect(&prefix[..n]) {
                     Compression::None => {
@@ -152,7 +155,8 @@ impl Source {
         };
         let inner = match format {
             Compression::None => Inner::Stream(raw),
-            format => Inner::Stream(Box::new(Decoded::spawn(format, raw))),
+            format if format.is_decoded() => Inner::Stream(Box::new(Decoded::spawn(format, raw))),
+            format => return Err(named(format.unsupported())),
         };
         Ok(Source { inner, path, compression: format })
     }

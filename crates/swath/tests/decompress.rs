@@ -147,3 +147,65 @@ fn a_decoding_error_is_sticky_on_the_raw_source_too() {
     let mut more = [0u8; 16];
     assert!(src.read(&mut more).is_err(), "a read after the error must not look like EOF");
 }
+
+/// A skippable frame (all `pzstd` output and the seekable format start
+/// with one) is zstd, and so are several frames in a row: every frame's
+/// bytes are read, the skippable ones' are not. (Not recognised, such a
+/// file was counted as plain bytes: 233 lines of 100,000.)
+#[test]
+fn skippable_frames_and_several_frames_are_zstd() {
+    let data = plain();
+    let (a, b) = data.split_at(data.len() / 3);
+    let skippable = |n: u8, payload: &[u8]| {
+        let mut f = vec![0x50 + n, 0x2a, 0x4d, 0x18];
+        f.extend((payload.len() as u32).to_le_bytes());
+        f.extend(payload);
+        f
+    };
+    let file: Vec<u8> = [
+        skippable(0, &[0u8; 4]),
+        zstd(a),
+        skippable(15, b"not data, not counted\n"),
+        zstd(b),
+        skippable(7, b""),
+    ]
+    .concat();
+    let path = write_temp("pzstd-like.zst", &file);
+    let mut src = Source::open(&path).unwrap();
+    assert_eq!(src.compression(), Compression::Zstd);
+    let mut out = Vec::new();
+    src.read_to_end(&mut out).unwrap();
+    assert_eq!(out, data);
+    let count = count_source(&mut Source::open(&path).unwrap(), &CountOptions::default()).unwrap();
+    assert_eq!(count.lines(), swath::count_lines(&data));
+}
+
+/// bzip2, xz, zip and lz4 are recognised by their magic bytes and refused
+/// by name, from a file and from a stream: their bytes are never read as
+/// data. A text that merely starts like one ("BZh1...") is text.
+#[test]
+fn formats_swath_does_not_decode_are_refused_by_name() {
+    for (name, head) in [
+        ("bzip2", &b"BZh91AY&SY\x00\x00"[..]),
+        ("bzip2", &b"BZh9\x17\x72\x45\x38\x50\x90\x00\x00"[..]),
+        ("xz", &b"\xfd7zXZ\x00\x00\x04"[..]),
+        ("zip", &b"PK\x03\x04\x14\x00"[..]),
+        ("lz4", &b"\x04\x22\x4d\x18\x64\x40"[..]),
+        ("lz4", &b"\x02\x21\x4c\x18\x00\x00"[..]),
+    ] {
+        assert_eq!(Compression::detect(head).name(), name);
+        let path = write_temp(&format!("refused-{}", head[1]), head);
+        let err = Source::open(&path).unwrap_err().to_string();
+        assert!(err.contains(&format!("{name} input")), "{name}: {err}");
+        let stream = Source::from_reader(std::io::Cursor::new(head.to_vec()), None);
+        let err = stream.decompressed().unwrap_err().to_string();
+        assert!(err.contains(&format!("{name} input")), "{name} as a stream: {err}");
+    }
+    for text in [&b"BZh1,a,b\n1,2,3\n"[..], b"PK,x\n", b"BZh9", b"\x50"] {
+        assert_eq!(Compression::detect(text), Compression::None, "{text:?}");
+        let path = write_temp("text-like-magic", text);
+        let mut out = Vec::new();
+        Source::open(&path).unwrap().read_to_end(&mut out).unwrap();
+        assert_eq!(out, text);
+    }
+}

@@ -33,7 +33,13 @@ pub struct Args {
 
 /// Run `swath index`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    super::regular_file(&args.file)?;
+    if let super::LineInput::Compressed(format) = super::open_input(&args.file)? {
+        return Err(super::refuse_compressed(
+            &args.file,
+            format,
+            "an index holds byte offsets of a plain file",
+        ));
+    }
     let index = swath::index::lines::index_lines(&args.file, args.interval as u64, args.threads)
         .with_context(|| format!("cannot index {}", args.file.display()))?;
     let target = super::sidecar_path(&args.file, args.index_file.as_ref());

@@ -1,7 +1,10 @@
 //! `swath sample`: a uniform random sample of N lines, in file order. The
 //! line numbers are chosen first (Floyd's algorithm over the line count,
 //! from a valid index or from one parallel pass), then only the stretches
-//! between checkpoints that hold a chosen line are read, in parallel.
+//! between checkpoints that hold a chosen line are read, in parallel. A
+//! compressed file is decoded twice, front to back: once to count its
+//! lines, once to pick the chosen ones; the same seed gives the same
+//! sample as from the plain file.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -36,8 +39,21 @@ pub struct Args {
 
 /// Run `swath sample`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let file = super::regular_file(&args.file)?;
     let name = || format!("cannot read {}", args.file.display());
+    let file = match super::open_input(&args.file)? {
+        super::LineInput::Plain(file) => file,
+        super::LineInput::Compressed(_) => {
+            let open = || swath::Source::open(&args.file).with_context(name);
+            let opts = swath::CountOptions::default();
+            let lines = swath::count_source(&mut open()?, &opts).with_context(name)?.lines();
+            let chosen = chosen_lines(lines, &args);
+            let picked = pick_lines(open()?, 1, &chosen).with_context(name)?;
+            let mut out = std::io::stdout().lock();
+            out.write_all(&picked)?;
+            out.flush()?;
+            return Ok(crate::exit::success());
+        }
+    };
     let sidecar = super::sidecar_path(&args.file, args.index_file.as_ref());
     let index = match load_index(&sidecar, IndexKind::Lines, "", &file)
         .with_context(|| format!("cannot read {}", sidecar.display()))?
@@ -59,10 +75,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     };
     let len = index.identity.len;
-    let chosen: Vec<u64> = choose(index.records, args.count, &mut Prng::new(seed(args.seed)))
-        .into_iter()
-        .map(|x| x + 1)
-        .collect();
+    let chosen = chosen_lines(index.records, &args);
     let cps = &index.checkpoints;
     let mut work: Vec<(usize, &[u64])> = Vec::new();
     let mut rest = &chosen[..];
@@ -100,6 +113,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(crate::exit::success())
+}
+
+/// The numbers (1-based, sorted) of the lines to print, of `lines`.
+fn chosen_lines(lines: u64, args: &Args) -> Vec<u64> {
+    choose(lines, args.count, &mut Prng::new(seed(args.seed))).into_iter().map(|x| x + 1).collect()
 }
 
 /// The lines numbered `want` (sorted) of `src`, whose first line is

@@ -56,7 +56,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.parts == 0 {
         bail!("the number of parts must be at least 1");
     }
-    let file = super::regular_file(&args.file)?;
+    let file = match super::open_input(&args.file)? {
+        super::LineInput::Plain(file) => file,
+        super::LineInput::Compressed(format) => {
+            return Err(super::refuse_compressed(
+                &args.file,
+                format,
+                "split copies byte ranges of a plain file",
+            ))
+        }
+    };
     let len = file.metadata()?.len();
     let compress = args.out.compress();
     let (prefix, ext) = args.out.names(&args.file);

@@ -195,7 +195,7 @@ impl<'a> Planner<'a> {
         // The first bytes, read through short reads and EINTR: a BOM, or
         // the magic of a compressed file, which has no byte ranges to cut
         // (the sequential reader decodes it; a plan would cut its raw bytes).
-        let mut head = [0u8; 4];
+        let mut head = [0u8; swath::decompress::MAGIC_LEN];
         let got = swath::range::read_full_at(&*file, &mut head, 0).map_err(with_path)?;
         let compression = swath::decompress::Compression::detect(&head[..got]);
         if compression != swath::decompress::Compression::None {

@@ -1,0 +1,472 @@
+//! Compressed input through every command, table-driven from the CLI's own
+//! definition: each command that takes a FILE reads a compressed copy as
+//! its decompressed bytes (the same answer as from the plain file) or
+//! refuses it with an error that names the format; it never reads
+//! compressed bytes as data with exit 0.
+//!
+//! The commands come from `swath --help`, walked down every subcommand,
+//! so a new command is covered without anyone naming it here: one that
+//! takes a FILE runs with the arguments of [`how_to_run`] (a command it
+//! does not know runs with the file alone, and a usage error fails the
+//! test, naming it); one that takes none must be in [`NO_INPUT`].
+//!
+//! The copies are made by the real compressors, as users make them: gzip,
+//! gzip members one after another, BGZF (`bgzip`), zstd in one frame, in
+//! several, and `pzstd`'s (which starts with a skippable frame); bzip2,
+//! xz, lz4 and zip must be refused by name. A missing compressor fails the
+//! test in CI and skips that copy loudly elsewhere.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use swath_arrow::arrow_array::RecordBatch;
+use swath_arrow::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+const SWATH: &str = env!("CARGO_BIN_EXE_swath");
+
+/// Commands that take no input file (they write, or print what swath is),
+/// with their subcommands.
+const NO_INPUT: &[&str] = &["gen", "completions", "man"];
+
+/// What a command's run over a compressed copy may do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Expect {
+    /// The plain file's answer, or a refusal that names the format.
+    SameOrRefuse,
+    /// A refusal that names the format (the lab measures plain files).
+    Refuse,
+}
+
+/// Which input a command reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Input {
+    Csv,
+    Json,
+}
+
+/// One way to run a command: its input, its arguments (`{file}` is the
+/// input, `{out}` an empty directory of the run's own), what it may do.
+struct Run {
+    input: Input,
+    args: Vec<String>,
+    expect: Expect,
+}
+
+fn run(input: Input, args: &[&str], expect: Expect) -> Run {
+    Run { input, args: args.iter().map(|a| a.to_string()).collect(), expect }
+}
+
+/// The arguments each command needs beyond its file. A command missing
+/// here runs as `swath CMD {file}` (csv and json commands on their kind of
+/// file, the rest on the CSV file, a text file of lines too).
+fn how_to_run(cmd: &str) -> Vec<Run> {
+    use Expect::*;
+    use Input::*;
+    let input = if cmd.starts_with("json ") { Json } else { Csv };
+    match cmd {
+        "csv select" => vec![run(Csv, &["-c", "id,name", "{file}"], SameOrRefuse)],
+        "csv search" => vec![run(Csv, &["-s", "name", "an", "{file}"], SameOrRefuse)],
+        "csv frequency" => vec![run(Csv, &["-s", "name", "{file}"], SameOrRefuse)],
+        "csv to-parquet" | "json to-parquet" => {
+            vec![run(input, &["{file}", "-o", "{out}/o.parquet"], SameOrRefuse)]
+        }
+        "csv to-arrow" | "json to-arrow" => {
+            vec![run(input, &["{file}", "-o", "{out}/o.arrow"], SameOrRefuse)]
+        }
+        "csv index" | "index" => {
+            vec![run(Csv, &["{file}", "--index-file", "{out}/i.swathidx"], SameOrRefuse)]
+        }
+        "csv split" | "split" => {
+            vec![run(Csv, &["{file}", "-n", "3", "-o", "{out}"], SameOrRefuse)]
+        }
+        "csv slice" => vec![run(Csv, &["{file}", "--start", "7", "--len", "5"], SameOrRefuse)],
+        "csv tail" | "tail" => vec![run(Csv, &["-n", "4", "{file}"], SameOrRefuse)],
+        "csv sample" | "sample" => {
+            vec![run(Csv, &["-n", "9", "--seed", "7", "{file}"], SameOrRefuse)]
+        }
+        "json select" => vec![run(Json, &["-f", "id,req.status,tags", "{file}"], SameOrRefuse)],
+        // CSV out: a table's padding would follow the length of the path.
+        "sql" => vec![
+            run(Csv, &["--csv", "SELECT count(*), sum(id), min(name) FROM '{file}'"], SameOrRefuse),
+            run(
+                Json,
+                &["--csv", "SELECT count(*), sum(id), max(req['ms']) FROM '{file}'"],
+                SameOrRefuse,
+            ),
+        ],
+        "lab" => {
+            vec![run(Csv, &["--file", "{file}", "--only", "read-256K", "--runs", "1"], Refuse)]
+        }
+        _ => vec![run(input, &["{file}"], SameOrRefuse)],
+    }
+}
+
+/// The leaf commands of the CLI, as `swath --help` lists them, each with
+/// its usage line.
+fn commands() -> Vec<(String, String)> {
+    fn walk(path: &[String], out: &mut Vec<(String, String)>) {
+        let help = swath(&[path, &["--help".to_string()]].concat());
+        assert!(help.status.success(), "swath {path:?} --help failed");
+        let text = String::from_utf8(help.stdout).unwrap();
+        let subs: Vec<String> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .filter(|name| name != "help")
+            .collect();
+        if subs.is_empty() {
+            let usage = text.lines().find(|l| l.starts_with("Usage:")).unwrap_or("").to_string();
+            out.push((path.join(" "), usage));
+        }
+        for s in subs {
+            walk(&[path, &[s]].concat(), out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&[], &mut out);
+    out
+}
+
+fn swath(args: &[String]) -> Output {
+    Command::new(SWATH).args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+/// A CSV file (quoted commas and newlines, a header row) and a JSON-lines
+/// file (nested objects, arrays, strings with escapes).
+fn inputs(dir: &Path) -> (PathBuf, PathBuf) {
+    let mut csv = String::from("id,name,score,note\n");
+    let mut json = String::new();
+    let names = ["ann", "bob", "cyan", "dana", "eve"];
+    for i in 0..6000u32 {
+        let name = names[i as usize % names.len()];
+        let note = match i % 4 {
+            0 => "plain".to_string(),
+            1 => format!("\"a, b {i}\""),
+            2 => format!("\"two\nlines {i}\""),
+            _ => format!("\"say \"\"hi\"\" {i}\""),
+        };
+        csv.push_str(&format!("{i},{name},{}.{},{note}\n", i % 97, i % 10));
+        json.push_str(&format!(
+            "{{\"id\":{i},\"name\":\"{name}\",\"req\":{{\"status\":{},\"ms\":{}.5}},\"tags\":[\"t{}\",\"q\\\"{i}\"]}}\n",
+            200 + i % 3 * 100,
+            i % 50,
+            i % 7
+        ));
+    }
+    let (c, j) = (dir.join("data.csv"), dir.join("data.jsonl"));
+    std::fs::write(&c, csv).unwrap();
+    std::fs::write(&j, json).unwrap();
+    (c, j)
+}
+
+/// A compressed copy: its name, the format its refusal must name, and
+/// whether swath decodes it.
+struct Copy {
+    name: &'static str,
+    format: &'static str,
+    decoded: bool,
+    make: fn(&Path, &Path) -> Result<(), String>,
+}
+
+/// Run a compressor (`Err` when it is not installed); what it prints is
+/// the copy, unless it wrote `out` itself (zip).
+fn tool(args: &[&str], dir: &Path, out: &Path) -> Result<(), String> {
+    match Command::new(args[0]).args(&args[1..]).current_dir(dir).output() {
+        Ok(o) if o.status.success() => {
+            if !o.stdout.is_empty() {
+                std::fs::write(out, o.stdout).unwrap();
+            }
+            assert!(out.exists(), "{args:?} wrote nothing");
+            Ok(())
+        }
+        Ok(o) => panic!("{args:?} failed: {}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => Err(format!("{}: {e}", args[0])),
+    }
+}
+
+/// The two halves of `src`, cut in the middle of a line, compressed each
+/// by `args` and written one after the other.
+fn halves(args: &[&str], src: &Path, out: &Path) -> Result<(), String> {
+    let data = std::fs::read(src).unwrap();
+    let dir = out.parent().unwrap();
+    let mut all = Vec::new();
+    for (i, part) in [&data[..data.len() / 2 + 3], &data[data.len() / 2 + 3..]].iter().enumerate() {
+        let p = dir.join(format!("half{i}"));
+        std::fs::write(&p, part).unwrap();
+        let z = dir.join(format!("half{i}.z"));
+        tool(&[args, &[p.to_str().unwrap()]].concat(), dir, &z)?;
+        all.extend(std::fs::read(&z).unwrap());
+        std::fs::remove_file(&p).unwrap();
+        std::fs::remove_file(&z).unwrap();
+    }
+    std::fs::write(out, all).unwrap();
+    Ok(())
+}
+
+fn copies() -> Vec<Copy> {
+    vec![
+        Copy {
+            name: "gzip",
+            format: "gzip",
+            decoded: true,
+            make: |src, out| {
+                tool(&["gzip", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
+            },
+        },
+        Copy {
+            name: "gzip-members",
+            format: "gzip",
+            decoded: true,
+            make: |src, out| halves(&["gzip", "-c"], src, out),
+        },
+        Copy {
+            name: "bgzip",
+            format: "gzip",
+            decoded: true,
+            make: |src, out| {
+                tool(&["bgzip", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
+            },
+        },
+        Copy {
+            name: "zstd",
+            format: "zstd",
+            decoded: true,
+            make: |src, out| {
+                tool(&["zstd", "-q", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
+            },
+        },
+        Copy {
+            name: "zstd-frames",
+            format: "zstd",
+            decoded: true,
+            make: |src, out| halves(&["zstd", "-q", "-c"], src, out),
+        },
+        Copy {
+            name: "pzstd",
+            format: "zstd",
+            decoded: true,
+            make: |src, out| {
+                tool(
+                    &["pzstd", "-q", "-p", "2", "-c", src.to_str().unwrap()],
+                    src.parent().unwrap(),
+                    out,
+                )
+            },
+        },
+        Copy {
+            name: "bzip2",
+            format: "bzip2",
+            decoded: false,
+            make: |src, out| {
+                tool(&["bzip2", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
+            },
+        },
+        Copy {
+            name: "xz",
+            format: "xz",
+            decoded: false,
+            make: |src, out| tool(&["xz", "-c", src.to_str().unwrap()], src.parent().unwrap(), out),
+        },
+        Copy {
+            name: "lz4",
+            format: "lz4",
+            decoded: false,
+            make: |src, out| {
+                tool(&["lz4", "-q", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
+            },
+        },
+        Copy {
+            name: "zip",
+            format: "zip",
+            decoded: false,
+            make: |src, out| {
+                let name = src.file_name().unwrap().to_str().unwrap();
+                tool(&["zip", "-q", out.to_str().unwrap(), name], src.parent().unwrap(), out)
+            },
+        },
+    ]
+}
+
+/// What a run left: exit code, stdout (the input's name made the plain
+/// one's), stderr, and the outputs in its directory (Parquet and Arrow
+/// files by their rows, since row groups follow how the input was cut).
+#[derive(Debug, PartialEq)]
+struct Answer {
+    code: i32,
+    stdout: String,
+    outputs: BTreeMap<String, Vec<u8>>,
+}
+
+fn answer(cmd: &str, r: &Run, file: &Path, plain: &Path, out: &Path) -> (Answer, String) {
+    std::fs::create_dir_all(out).unwrap();
+    let args: Vec<String> = cmd
+        .split(' ')
+        .map(str::to_string)
+        .chain(r.args.iter().map(|a| {
+            a.replace("{file}", file.to_str().unwrap()).replace("{out}", out.to_str().unwrap())
+        }))
+        .collect();
+    let o = swath(&args);
+    // What says how the input was read, not what it holds: a stream is
+    // sampled from its head, a regular file at places spread over it.
+    let how = ["samples:", "("];
+    let stdout = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| {
+            !(cmd.ends_with("sniff") || cmd.ends_with("schema"))
+                || !how.iter().any(|h| l.starts_with(h))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace(file.to_str().unwrap(), plain.to_str().unwrap())
+        .replace(
+            file.file_name().unwrap().to_str().unwrap(),
+            plain.file_name().unwrap().to_str().unwrap(),
+        );
+    let mut outputs = BTreeMap::new();
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    for e in std::fs::read_dir(out).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = match p.extension().and_then(|e| e.to_str()) {
+            Some("parquet") => rows_text(parquet_batches(&p)),
+            Some("arrow") => rows_text(ipc_batches(&p)),
+            _ => std::fs::read(&p).unwrap(),
+        };
+        if name.contains("_0") {
+            // Split parts: named after the input, compared by content.
+            parts.push(bytes);
+        } else {
+            outputs.insert(name, bytes);
+        }
+    }
+    parts.sort();
+    for (i, p) in parts.into_iter().enumerate() {
+        outputs.insert(format!("part {i}"), p);
+    }
+    let code = o.status.code().unwrap_or(-1);
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    (Answer { code, stdout, outputs }, stderr)
+}
+
+fn parquet_batches(p: &Path) -> Vec<RecordBatch> {
+    let f = std::fs::File::open(p).unwrap();
+    ParquetRecordBatchReaderBuilder::try_new(f)
+        .unwrap()
+        .build()
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect()
+}
+
+fn ipc_batches(p: &Path) -> Vec<RecordBatch> {
+    let f = std::fs::File::open(p).unwrap();
+    swath_arrow::arrow_ipc::reader::FileReader::try_new(f, None)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect()
+}
+
+/// The batches as one batch's debug text: rows, not their grouping.
+fn rows_text(batches: Vec<RecordBatch>) -> Vec<u8> {
+    let schema = batches.first().map(|b| b.schema());
+    match schema {
+        Some(s) => {
+            let one = arrow_select::concat::concat_batches(&s, &batches).unwrap();
+            format!("{one:?}").into_bytes()
+        }
+        None => b"no batches".to_vec(),
+    }
+}
+
+#[test]
+fn every_command_reads_compressed_input_or_refuses_it_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, json) = inputs(dir.path());
+    let in_ci = std::env::var("CI").is_ok_and(|v| v == "true");
+
+    // The copies each compressor can make here.
+    let mut made: Vec<(&Copy, PathBuf, PathBuf)> = Vec::new();
+    let all = copies();
+    for (i, c) in all.iter().enumerate() {
+        // Named as users name them (`swath sql` takes `.jsonl.gz` for JSON
+        // lines), except that a refused format's name is not in its path:
+        // the refusal must say it.
+        let ext = match c.format {
+            "gzip" => "gz",
+            "zstd" => "zst",
+            _ => "cz",
+        };
+        let zc = dir.path().join(format!("data{i}.csv.{ext}"));
+        let zj = dir.path().join(format!("data{i}.jsonl.{ext}"));
+        match (c.make)(&csv, &zc).and_then(|()| (c.make)(&json, &zj)) {
+            Ok(()) => made.push((c, zc, zj)),
+            Err(e) if in_ci => panic!("CI must have every compressor this test uses: {e}"),
+            Err(e) => eprintln!("!!!!! SKIPPED: the {} copy ({e}); CI installs it", c.name),
+        }
+    }
+
+    let cmds = commands();
+    assert!(cmds.len() >= 30, "the command list looks short: {cmds:?}");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (cmd, usage) in &cmds {
+        let takes_file = ["<FILE>", "[FILE]", "<FILES>", "[FILES]", "<QUERY>", "--file"]
+            .iter()
+            .any(|t| usage.contains(t))
+            || cmd == "lab";
+        if NO_INPUT.iter().any(|n| cmd == n || cmd.starts_with(&format!("{n} "))) {
+            assert!(!usage.contains("FILE"), "{cmd} takes a FILE now: give it a way to run here");
+            continue;
+        }
+        assert!(takes_file, "{cmd}: no FILE in its usage ({usage}): add it to NO_INPUT or here");
+        for (k, r) in how_to_run(cmd).iter().enumerate() {
+            let plain = if r.input == Input::Csv { &csv } else { &json };
+            let base = dir.path().join(format!("out-{}-{k}", cmd.replace(' ', "-")));
+            let want = (r.expect == Expect::SameOrRefuse).then(|| {
+                let (a, err) = answer(cmd, r, plain, plain, &base.join("plain"));
+                assert_eq!(a.code, 0, "swath {cmd} on the plain file failed: {err}");
+                a
+            });
+            for (c, zc, zj) in &made {
+                let file = if r.input == Input::Csv { zc } else { zj };
+                let out = base.join(c.name);
+                let (got, err) = answer(cmd, r, file, plain, &out);
+                let refused = got.code != 0 && err.contains(c.format) && got.outputs.is_empty();
+                let ok = match (&want, c.decoded) {
+                    (Some(want), true) => got == *want || refused,
+                    _ => refused,
+                };
+                if !ok {
+                    failures.push(format!(
+                        "swath {cmd} on the {} copy: exit {}, stderr {:?}, stdout {:?}{}",
+                        c.name,
+                        got.code,
+                        err.trim(),
+                        got.stdout.chars().take(200).collect::<String>(),
+                        match &want {
+                            Some(w) if got.code == 0 => format!(
+                                " (plain: stdout {:?}, outputs {:?} vs {:?})",
+                                w.stdout.chars().take(200).collect::<String>(),
+                                w.outputs.keys().collect::<Vec<_>>(),
+                                got.outputs.keys().collect::<Vec<_>>()
+                            ),
+                            _ => String::new(),
+                        }
+                    ));
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} runs wrong:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(checked > 0);
+}
