@@ -29,8 +29,14 @@ pub fn lines(data: &[u8]) {
             }
         }
         let object = matches!(theirs, Ok(serde_json::Value::Object(_)));
+        // A key twice in one object is JSON to serde_json (it keeps the
+        // last) and an error to every swath reader: the grammar agrees.
+        let grammar_ok = match ours {
+            Err(e) => e.reason == swath_json::scan::DUPLICATE_KEY,
+            Ok(()) => true,
+        };
         assert_eq!(
-            ours.is_ok(),
+            grammar_ok,
             object,
             "{:?}: ours {ours:?}, serde_json {theirs:?}",
             String::from_utf8_lossy(line)

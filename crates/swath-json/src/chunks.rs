@@ -110,8 +110,12 @@ where
     C: FnMut(T, u64) -> Result<bool>,
 {
     let path = src.path().map(|p| p.to_path_buf());
+    // A ranged input is read by ranges even on one thread: its cursor
+    // never moves, so the next pass (inference, then decoding) reads it
+    // from the start again. (Read through its cursor, `--infer full -t 1`
+    // decoded nothing: the inference had left the cursor at the end.)
     let res = match (src.ranged_source(), src.len()) {
-        (Some(file), Some(len)) if cut.threads > 1 => ranged(file, len, cut, &work, consume),
+        (Some(file), Some(len)) => ranged(file, len, cut, &work, consume),
         _ => streamed(src, cut, &work, consume),
     };
     res.map_err(|e| match (e, &path) {
@@ -348,7 +352,13 @@ where
 pub fn locate(file: &dyn ReadAt, line_start: u64) -> Result<(u64, u64)> {
     let mut buf = vec![0u8; 1 << 20];
     let (mut lines, mut records) = (0u64, 0u64);
-    let mut at = 0u64;
+    // A BOM is not a byte of the first line: a line of a BOM alone is
+    // blank, as the readers see it.
+    let mut head = [0u8; 3];
+    let bom = read_full_at(file, &mut head, 0).map_err(|e| Error::Read(e.into()))? == 3
+        && head == *BOM
+        && line_start >= 3;
+    let mut at = if bom { 3 } else { 0 };
     // Whether the current line has had a byte other than whitespace.
     let mut filled = false;
     while at < line_start {

@@ -26,7 +26,10 @@ use swath_arrow::text::{parse_date, parse_timestamp};
 use swath_csv::typed::{parse_f64, parse_i64};
 
 use crate::key_order::{KeyOrder, START};
-use crate::scan::{unescape, Cursor, Num, Str, Syntax, MAX_DEPTH};
+use crate::scan::{
+    duplicate_key_reason, key_hash, unescape, Cursor, Keys, Num, Str, Syntax, DUPLICATE_KEY,
+    MAX_DEPTH,
+};
 
 /// Why a line did not decode: a syntax error, or a value that does not fit
 /// its field (with the field's path, innermost name first).
@@ -48,6 +51,24 @@ pub enum Bad {
 impl From<Syntax> for Bad {
     fn from(s: Syntax) -> Bad {
         Bad::Syntax(s)
+    }
+}
+
+impl Bad {
+    /// The problem `s` of `line`, said in full: a key given twice is named.
+    pub fn of(line: &[u8], s: Syntax) -> Bad {
+        Bad::Syntax(s).named_in(line)
+    }
+
+    /// A key given twice named from `line` (a syntax error knows only
+    /// where it is); anything else as it is.
+    fn named_in(self, line: &[u8]) -> Bad {
+        match self {
+            Bad::Syntax(s) if s.reason == DUPLICATE_KEY => {
+                Bad::Value { at: s.at, reason: duplicate_key_reason(line, s.at), path: Vec::new() }
+            }
+            bad => bad,
+        }
     }
 }
 
@@ -190,12 +211,16 @@ impl StructCol {
         if c.peek() == Some(b'}') {
             c.bump();
         } else {
+            // Keys the schema lacks, to refuse one given twice as every
+            // reader does (the fields have `seen`).
+            let mut skipped = Keys::new(c.at());
             loop {
+                c.ws();
                 let key_at = c.at();
-                let slot = match self.order.guess(prev) {
+                let (slot, hash) = match self.order.guess(prev) {
                     Some((slot, quoted)) if c.eat(quoted) => {
                         c.expect(b':', "expected ':' after a key")?;
-                        slot
+                        (slot, None)
                     }
                     _ => {
                         let k = c.key()?;
@@ -204,19 +229,14 @@ impl StructCol {
                             None => self.order.skipped(k.raw),
                         };
                         self.order.learn(prev, slot);
-                        slot
+                        (slot, Some(key_hash(k)))
                     }
                 };
                 prev = slot;
                 match self.order.field(slot) {
                     Some(i) => {
                         if self.seen[i] == generation {
-                            let name = self.fields[i].name();
-                            return Err(Bad::Value {
-                                at: key_at,
-                                reason: format!("the key {name:?} twice in one object"),
-                                path: Vec::new(),
-                            });
+                            return Err(Syntax { at: key_at, reason: DUPLICATE_KEY }.into());
                         }
                         self.seen[i] = generation;
                         found += 1;
@@ -224,7 +244,11 @@ impl StructCol {
                             .value(c, depth, scratch)
                             .map_err(|e| e.in_field(self.fields[i].name()))?;
                     }
-                    None => c.skip_value(depth)?,
+                    None => {
+                        let h = hash.unwrap_or_else(|| self.order.skipped_hash(slot));
+                        skipped.add(h, c.line(), key_at)?;
+                        c.skip_value(depth)?
+                    }
                 }
                 if !c.next_member()? {
                     break;
@@ -608,11 +632,11 @@ impl Decoder {
             None => return Ok(false),
             Some(b'{') => c.bump(),
             Some(_) => {
-                crate::scan::validate_object(line)?;
+                crate::scan::validate_object(line).map_err(|s| Bad::of(line, s))?;
                 unreachable!("validate_object accepts only objects");
             }
         }
-        self.root.object(&mut c, 1, &mut self.scratch)?;
+        self.root.object(&mut c, 1, &mut self.scratch).map_err(|bad| bad.named_in(line))?;
         c.end()?;
         self.rows += 1;
         Ok(true)

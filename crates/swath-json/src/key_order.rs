@@ -14,7 +14,7 @@
 //!
 //! [`Cursor::eat`]: crate::scan::Cursor::eat
 
-use crate::scan::Literal;
+use crate::scan::{key_hash, Literal, Str};
 
 /// A slot number: an index into the slots, or one of the two below.
 pub(crate) type Slot = u32;
@@ -38,6 +38,9 @@ pub(crate) struct KeyOrder {
     quoted: Vec<Option<Literal>>,
     /// The skipped keys' raw bytes, slot `fields + j` at `j`.
     skipped: Vec<Box<[u8]>>,
+    /// Their [`key_hash`]es, to refuse a key given twice without reading
+    /// it again.
+    skipped_hashes: Vec<u32>,
     /// The slot that followed each slot last time.
     after: Vec<Slot>,
     /// The slot of the first key last time.
@@ -51,6 +54,7 @@ impl KeyOrder {
         KeyOrder {
             quoted: names.iter().map(|n| quote(n)).collect(),
             skipped: Vec::new(),
+            skipped_hashes: Vec::new(),
             after: vec![UNKNOWN; names.len()],
             first: UNKNOWN,
             fields: names.len(),
@@ -92,6 +96,13 @@ impl KeyOrder {
         i as Slot
     }
 
+    /// The [`key_hash`] of a skipped key's slot (one [`KeyOrder::skipped`]
+    /// gave).
+    #[inline]
+    pub(crate) fn skipped_hash(&self, slot: Slot) -> u32 {
+        self.skipped_hashes[slot as usize - self.fields]
+    }
+
     /// The slot of a key the schema lacks, by its raw bytes (escapes as
     /// written: bytes equal to a key as written are that key), given one
     /// while there is room.
@@ -104,6 +115,8 @@ impl KeyOrder {
             return UNKNOWN;
         }
         self.skipped.push(raw.into());
+        let escaped = raw.contains(&b'\\');
+        self.skipped_hashes.push(key_hash(Str { raw, escaped }));
         self.quoted.push(Some(Literal::new(&[&b"\""[..], raw, b"\""].concat())));
         self.after.push(UNKNOWN);
         (self.quoted.len() - 1) as Slot

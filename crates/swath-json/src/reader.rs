@@ -211,7 +211,8 @@ impl JsonReaderBuilder {
                         while let Some(line) = lines.next_line() {
                             if let Err(e) = inf.see(line.bytes) {
                                 let rec = inf.lines + 1;
-                                return (inf, Some((line.index, rec, line.offset, Bad::from(e))));
+                                let bad = Bad::of(line.bytes, e);
+                                return (inf, Some((line.index, rec, line.offset, bad)));
                             }
                         }
                         (inf, None)
@@ -368,7 +369,8 @@ impl JsonReaderBuilder {
                     match crate::scan::validate_object(line.bytes) {
                         Ok(()) => records += 1,
                         Err(e) => {
-                            return (records, 0, Some((line.index, line.offset, Bad::from(e))))
+                            let bad = Bad::of(line.bytes, e);
+                            return (records, 0, Some((line.index, line.offset, bad)));
                         }
                     }
                 }
@@ -426,7 +428,7 @@ impl JsonReaderBuilder {
                         None if is_blank(line.bytes) => Ok(false),
                         None => crate::scan::validate_object(line.bytes)
                             .map(|()| true)
-                            .map_err(Bad::from),
+                            .map_err(|e| Bad::of(line.bytes, e)),
                     };
                     match res {
                         Ok(false) => {}
@@ -529,7 +531,10 @@ fn inferred(inf: Inference, full: bool) -> Inferred {
 
 /// The head and `points` places spread over a ranged input, each read in
 /// a window of its own; a place's first (partial) line and any line the
-/// window cuts are not seen.
+/// window cuts are not seen, nor is a line seen twice (places closer than
+/// a window, or inside one long line, go on after the lines seen). A line
+/// longer than the window in the head is read whole (up to the line
+/// limit): a field that only a long first line has must not be missed.
 fn sample_ranged(
     file: &dyn swath::ReadAt,
     len: u64,
@@ -556,7 +561,19 @@ fn sample_ranged(
             body.len()
         };
         if whole == 0 {
-            break; // a line longer than the window: the reader will judge it
+            // A line longer than the window: read it whole, or leave it
+            // to the reader, which reports a line over the limit.
+            let from = at + skipped as u64;
+            match long_line(file, len, from, max_line)? {
+                Some(line) => {
+                    if inf.see(&line).is_ok() && !is_blank(&line) {
+                        seen += 1;
+                    }
+                    at = from + line.len() as u64 + 1;
+                    continue;
+                }
+                None => break,
+            }
         }
         for line in body[..whole].split(|&b| b == b'\n') {
             if seen >= head {
@@ -568,12 +585,14 @@ fn sample_ranged(
         }
         at += (skipped + whole) as u64;
     }
-    if at >= len {
-        return Ok(());
-    }
+    // Bytes seen so far: a place before this goes on from here.
+    let mut covered = at;
     for p in 1..=points {
-        let place = len / (points as u64 + 1) * p as u64;
-        if place <= at {
+        if covered >= len {
+            break;
+        }
+        let place = (len / (points as u64 + 1) * p as u64).max(covered);
+        if place == 0 {
             continue;
         }
         let n = read_full_at(file, &mut buf, place - 1).map_err(|e| Error::Read(e.into()))?;
@@ -585,11 +604,42 @@ fn sample_ranged(
         } else {
             rest.len()
         };
-        for line in rest[..whole].split(|&b| b == b'\n').take(per_point) {
-            let _ = inf.see(line);
+        let mut used = 0;
+        for line in rest[..whole].split_inclusive(|&b| b == b'\n').take(per_point) {
+            used += line.len();
+            let _ = inf.see(line.strip_suffix(b"\n").unwrap_or(line));
         }
+        covered = place + first as u64 + used as u64;
     }
     Ok(())
+}
+
+/// The line that starts at `from` and is longer than a sampling window:
+/// read whole when it ends within `max_line` bytes (newline excluded from
+/// what is returned; the input's end ends it too), else `None`.
+fn long_line(
+    file: &dyn swath::ReadAt,
+    len: u64,
+    from: u64,
+    max_line: usize,
+) -> Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let mut piece = vec![0u8; 1 << 20];
+    let mut at = from;
+    while at < len && line.len() < max_line {
+        let want = piece.len().min(max_line - line.len());
+        let n = read_full_at(file, &mut piece[..want], at).map_err(|e| Error::Read(e.into()))?;
+        if n == 0 {
+            break;
+        }
+        if let Some(i) = memchr::memchr(b'\n', &piece[..n]) {
+            line.extend_from_slice(&piece[..i]);
+            return Ok(Some(line));
+        }
+        line.extend_from_slice(&piece[..n]);
+        at += n as u64;
+    }
+    Ok((at >= len).then_some(line))
 }
 
 /// [`JsonReaderBuilder::range_batches`]: batches in file order, pulled one

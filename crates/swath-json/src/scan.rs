@@ -173,7 +173,8 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// After `{`: the members and the closing `}`.
+    /// After `{`: the members and the closing `}`; a key given twice is an
+    /// error at its second opening quote ([`DUPLICATE_KEY`]).
     pub fn skip_object_body(&mut self, depth: usize) -> R<()> {
         if depth > MAX_DEPTH {
             return self.fail("nested deeper than 256 levels");
@@ -182,8 +183,12 @@ impl<'a> Cursor<'a> {
             self.bump();
             return Ok(());
         }
+        let mut keys = Keys::new(self.i);
         loop {
-            self.key()?;
+            self.ws();
+            let key_at = self.i;
+            let k = self.key()?;
+            keys.add(key_hash(k), self.b, key_at)?;
             self.skip_value(depth)?;
             if !self.next_member()? {
                 return Ok(());
@@ -437,6 +442,143 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The reason of a key given twice in one object (every reader refuses
+/// such a line, whether it reads the key or skips it: which value would
+/// be the answer?). [`duplicate_key_reason`] names the key.
+pub const DUPLICATE_KEY: &str = "a key twice in one object";
+
+/// The keys of one object seen so far, to refuse a key given twice
+/// without allocating: a 32-bit hash of each of the first 32 keys, and a
+/// 64-bit filter of the rest. A hash seen before is checked by reading
+/// the object's keys again from its start and comparing them (rare: a
+/// real repeat, or a collision).
+#[derive(Debug)]
+pub struct Keys {
+    /// Where the object's members start (after `{`).
+    body: usize,
+    n: usize,
+    hashes: [u32; 32],
+    more: u64,
+}
+
+impl Keys {
+    /// No keys yet, for the object whose members start at byte `body`.
+    #[inline]
+    pub fn new(body: usize) -> Keys {
+        Keys { body, n: 0, hashes: [0; 32], more: 0 }
+    }
+
+    /// Note the key whose [`key_hash`] is `h` and whose opening quote is
+    /// at byte `key_at` of `line`.
+    ///
+    /// # Errors
+    ///
+    /// [`DUPLICATE_KEY`] at `key_at`, when an earlier key of this object is
+    /// the same (escapes resolved: `"\u0061"` is `"a"`).
+    #[inline]
+    pub fn add(&mut self, h: u32, line: &[u8], key_at: usize) -> R<()> {
+        let bit = 1u64 << (h & 63);
+        let hit = self.hashes[..self.n.min(32)].contains(&h) || self.more & bit != 0;
+        if hit && seen_before(line, self.body, key_at) {
+            return Err(Syntax { at: key_at, reason: DUPLICATE_KEY });
+        }
+        if self.n < 32 {
+            self.hashes[self.n] = h;
+        } else {
+            self.more |= bit;
+        }
+        self.n += 1;
+        Ok(())
+    }
+}
+
+/// A hash of a key's value (escapes resolved, so that every spelling of
+/// one key hashes alike).
+#[inline]
+pub fn key_hash(k: Str<'_>) -> u32 {
+    if k.escaped {
+        return escaped_key_hash(k.raw);
+    }
+    hash_bytes(k.raw)
+}
+
+#[cold]
+fn escaped_key_hash(raw: &[u8]) -> u32 {
+    let mut v = Vec::with_capacity(raw.len());
+    unescape(raw, &mut v);
+    hash_bytes(&v)
+}
+
+/// A hash of bytes, a word at a time (keys are short).
+#[inline]
+pub fn hash_bytes(b: &[u8]) -> u32 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = b.len() as u64;
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))).wrapping_mul(K);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    (h >> 32) as u32
+}
+
+/// Whether the key at `key_at` (its opening quote) equals a key before it
+/// in the object whose members start at `body`: the slow, sure check
+/// behind [`Keys`]' hashes. The members before `key_at` were read once
+/// already, so they parse.
+#[cold]
+fn seen_before(line: &[u8], body: usize, key_at: usize) -> bool {
+    let mut c = Cursor::new(line);
+    c.seek(key_at);
+    let Ok(key) = c.key() else { return false };
+    c.seek(body);
+    loop {
+        c.ws();
+        if c.at() >= key_at {
+            return false;
+        }
+        let Ok(k) = c.key() else { return false };
+        if same_key(k, key) {
+            return true;
+        }
+        if c.skip_value(0).is_err() || !matches!(c.next_member(), Ok(true)) {
+            return false;
+        }
+    }
+}
+
+/// Two keys' values are equal (escapes resolved).
+fn same_key(a: Str<'_>, b: Str<'_>) -> bool {
+    if !a.escaped && !b.escaped {
+        return a.raw == b.raw;
+    }
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    unescape(a.raw, &mut x);
+    unescape(b.raw, &mut y);
+    x == y
+}
+
+/// The reason for a [`DUPLICATE_KEY`] error at byte `at` of `line`, with
+/// the key: `the key "a" twice in one object`.
+pub fn duplicate_key_reason(line: &[u8], at: usize) -> String {
+    let mut c = Cursor::new(line);
+    c.seek(at);
+    let name = match c.key() {
+        Ok(k) => {
+            let mut v = Vec::new();
+            unescape(k.raw, &mut v);
+            String::from_utf8_lossy(&v).into_owned()
+        }
+        Err(_) => String::new(),
+    };
+    format!("the key {name:?} twice in one object")
+}
+
 /// Four hex digits at `at`, as a number.
 #[inline]
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
@@ -510,6 +652,115 @@ mod tests {
 
     fn ok(s: &str) -> bool {
         validate_object(s.as_bytes()).is_ok()
+    }
+
+    /// The slow, obvious twin of [`Keys`]: the first key (at any depth,
+    /// in document order of its second appearance) that an earlier key of
+    /// its own object equals, by a set of unescaped names per object.
+    fn first_repeat(line: &str) -> Option<usize> {
+        // serde_json keeps the last of a repeated key, so the twin reads
+        // the line itself: a stack of sets, one per open object.
+        let b = line.as_bytes();
+        let mut sets: Vec<Option<std::collections::HashSet<Vec<u8>>>> = Vec::new();
+        let mut i = 0;
+        let mut expect_key = false;
+        while i < b.len() {
+            match b[i] {
+                b'{' => {
+                    sets.push(Some(Default::default()));
+                    expect_key = true;
+                }
+                b'[' => {
+                    sets.push(None);
+                    expect_key = false;
+                }
+                b'}' | b']' => {
+                    sets.pop();
+                }
+                b',' => expect_key = matches!(sets.last(), Some(Some(_))),
+                b'"' => {
+                    let start = i;
+                    i += 1;
+                    while b[i] != b'"' {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                    if expect_key {
+                        let mut name = Vec::new();
+                        unescape(&b[start + 1..i], &mut name);
+                        let set = sets.last_mut().unwrap().as_mut().unwrap();
+                        if !set.insert(name) {
+                            return Some(start);
+                        }
+                        expect_key = false;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Keys' hashes and the rescans behind them find exactly the repeats
+    /// the twin finds, on random objects: few names (many repeats), names
+    /// spelled with escapes, objects of up to 80 keys (past the 32 hashed
+    /// ones), nested in objects and arrays.
+    #[test]
+    fn repeated_keys_found_as_the_slow_twin_finds_them() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        fn object(next: &mut dyn FnMut(u64) -> u64, depth: u32, out: &mut String) {
+            let few = next(2) == 0;
+            let names = 1 + next(if few { 4 } else { 120 });
+            // Wide objects at the top only: nested ones multiply.
+            let wide = depth == 0 && next(3) == 0;
+            let n = next(if wide { 80 } else { 6 });
+            out.push('{');
+            for j in 0..n {
+                if j > 0 {
+                    out.push(',');
+                }
+                let k = next(names);
+                // Sometimes the same name spelled with an escape.
+                if next(5) == 0 {
+                    out.push_str(&format!("\"\\u006b{k}\":"));
+                } else {
+                    out.push_str(&format!("\"k{k}\":"));
+                }
+                match next(6) {
+                    0 if depth < 4 => object(next, depth + 1, out),
+                    1 if depth < 4 => {
+                        out.push('[');
+                        object(next, depth + 1, out);
+                        out.push(']');
+                    }
+                    _ => out.push_str(&next(100).to_string()),
+                }
+            }
+            out.push('}');
+        }
+        let mut repeats = 0;
+        for _ in 0..3000 {
+            let mut line = String::new();
+            object(&mut next, 0, &mut line);
+            // Valid JSON but for the repeats (serde_json takes the last).
+            serde_json::from_str::<serde_json::Value>(&line).unwrap();
+            let want = first_repeat(&line);
+            let got = validate_object(line.as_bytes());
+            match want {
+                Some(at) => {
+                    repeats += 1;
+                    assert_eq!(got, Err(Syntax { at, reason: DUPLICATE_KEY }), "{line}");
+                }
+                None => assert_eq!(got, Ok(()), "{line}"),
+            }
+        }
+        assert!(repeats > 300 && repeats < 2900, "a mix of both: {repeats}");
     }
 
     #[test]

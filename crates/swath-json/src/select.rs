@@ -2,7 +2,7 @@
 //! `json to-csv` need no schema and no Arrow, only where each selected
 //! value's text is. The whole line is still checked as JSON.
 
-use crate::scan::{unescape, Cursor, Str, Syntax, MAX_DEPTH};
+use crate::scan::{key_hash, unescape, Cursor, Keys, Str, Syntax, MAX_DEPTH};
 
 /// A selected value: a string (its body, escapes as written), or any
 /// other value's JSON text. A null or a missing key is `None`.
@@ -51,9 +51,6 @@ struct Node {
 pub struct Selector {
     root: Node,
     slots: usize,
-    /// Slots filled in this line: a selected key twice in one object is an
-    /// error, as when decoding (which value would be the answer?).
-    seen: Vec<bool>,
     scratch: Vec<u8>,
 }
 
@@ -78,7 +75,7 @@ impl Selector {
             // empty (the command refuses repeats before this).
             node.out.get_or_insert(slot);
         }
-        Selector { root, slots: paths.len(), seen: vec![false; paths.len()], scratch: Vec::new() }
+        Selector { root, slots: paths.len(), scratch: Vec::new() }
     }
 
     /// Pick the selected values of one line into `out` (one slot per path,
@@ -86,7 +83,9 @@ impl Selector {
     ///
     /// # Errors
     ///
-    /// The line is not one JSON object.
+    /// The line is not one JSON object, or one of its objects has a key
+    /// twice ([`crate::scan::DUPLICATE_KEY`]: at any depth, selected or
+    /// not, as every reader refuses it).
     pub fn pick<'a>(
         &mut self,
         line: &'a [u8],
@@ -103,8 +102,7 @@ impl Selector {
                 unreachable!("validate_object accepts only objects");
             }
         }
-        self.seen.fill(false);
-        walk(&self.root, &mut c, 1, out, &mut self.seen, &mut self.scratch)?;
+        walk(&self.root, &mut c, 1, out, &mut self.scratch)?;
         c.end()?;
         Ok(true)
     }
@@ -121,7 +119,6 @@ fn walk<'a>(
     c: &mut Cursor<'a>,
     depth: usize,
     out: &mut [Option<Picked<'a>>],
-    seen: &mut [bool],
     scratch: &mut Vec<u8>,
 ) -> Result<(), Syntax> {
     if depth > MAX_DEPTH {
@@ -131,9 +128,12 @@ fn walk<'a>(
         c.bump();
         return Ok(());
     }
+    let mut keys = Keys::new(c.at());
     loop {
+        c.ws();
         let key_at = c.at();
         let k = c.key()?;
+        keys.add(key_hash(k), c.line(), key_at)?;
         let key: &[u8] = if k.escaped {
             scratch.clear();
             unescape(k.raw, scratch);
@@ -144,20 +144,12 @@ fn walk<'a>(
         match node.children.iter().find(|n| *n.name == *key) {
             None => c.skip_value(depth)?,
             Some(child) => {
-                if let Some(slot) = child.out {
-                    if std::mem::replace(&mut seen[slot], true) {
-                        return Err(Syntax {
-                            at: key_at,
-                            reason: "a selected key twice in one object",
-                        });
-                    }
-                }
                 let first = c.peek();
                 let value_at = c.at();
                 match first {
                     Some(b'{') if !child.children.is_empty() => {
                         c.bump();
-                        walk(child, c, depth + 1, out, seen, scratch)?;
+                        walk(child, c, depth + 1, out, scratch)?;
                     }
                     Some(b'"') => {
                         c.bump();
@@ -187,6 +179,44 @@ fn walk<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key twice in one object is refused at any depth, whether the
+    /// path is selected, passes through it, or is skipped; the error is
+    /// at the second key's quote. (Merging `{"a":{"b":1},"a":{"c":2}}`
+    /// into `a.b`, `a.c` was a wrong answer.)
+    #[test]
+    fn a_key_twice_is_refused_at_every_depth() {
+        let paths: Vec<Vec<String>> = [["a", "b"], ["a", "c"]]
+            .iter()
+            .map(|p| p.iter().map(|s| s.to_string()).collect())
+            .collect();
+        let mut sel = Selector::new(&paths);
+        let mut out = Vec::new();
+        // Each line, and its repeated key as it is written the second time.
+        for (line, second) in [
+            (r#"{"a":{"b":1},"a":{"c":2}}"#, r#""a":{"c""#),
+            (r#"{"a":{"b":1},"a":null}"#, r#""a":null"#),
+            (r#"{"a":{"b":1,"b":2}}"#, r#""b":2"#),
+            (r#"{"x":{"y":1,"y":2},"a":{}}"#, r#""y":2"#),
+            (r#"{"x":1, "x":2}"#, r#""x":2"#),
+            (r#"{"x":[{"y":1,"y":2}]}"#, r#""y":2"#),
+            (r#"{"a":{"b":1,"\u0062":2}}"#, r#""\u0062""#),
+            (r#"{"\u0078":1,"x":2}"#, r#""x":2"#),
+        ] {
+            let at = line.rfind(second).unwrap();
+            let err = sel.pick(line.as_bytes(), &mut out).unwrap_err();
+            assert_eq!(err, Syntax { at, reason: crate::scan::DUPLICATE_KEY }, "{line}");
+            assert_eq!(crate::scan::validate_object(line.as_bytes()), Err(err), "{line}");
+        }
+        // Many keys (past the 32 hashed ones) and no repeat: fine.
+        let many: Vec<String> = (0..100).map(|i| format!("\"k{i}\":{i}")).collect();
+        let line = format!("{{{}}}", many.join(","));
+        assert_eq!(sel.pick(line.as_bytes(), &mut out), Ok(true));
+        let line = format!("{{{},\"k77\":0}}", many.join(","));
+        let err = sel.pick(line.as_bytes(), &mut out).unwrap_err();
+        assert_eq!(err.reason, crate::scan::DUPLICATE_KEY);
+        assert_eq!(err.at, line.len() - 8);
+    }
 
     fn texts(paths: &[&str], line: &str) -> Vec<Option<String>> {
         let paths: Vec<Vec<String>> =
@@ -227,8 +257,8 @@ mod tests {
         assert!(sel.pick(br#"{"a":1} x"#, &mut out).is_err());
         assert_eq!(sel.pick(b"  ", &mut out), Ok(false));
         assert_eq!(
-            sel.pick(br#"{"a":1,"b":2,"a":3}"#, &mut out).unwrap_err().reason,
-            "a selected key twice in one object"
+            sel.pick(br#"{"a":1,"b":2,"a":3}"#, &mut out).unwrap_err(),
+            Syntax { at: 13, reason: crate::scan::DUPLICATE_KEY }
         );
     }
 }

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use swath_arrow::ColumnType;
 use swath_json::arrow_schema::{DataType, Field, Fields, Schema};
 use swath_json::infer::{Obj, Ty};
+use swath_json::scan::{unescape, Cursor, Str, Syntax};
 
 /// The JSON of `schema`'s fields, with each inferred field's note (why it
 /// is text) from `root` when there is one.
@@ -71,9 +72,82 @@ fn type_json(dt: &DataType, ty: Option<&Ty>) -> Value {
 ///
 /// Not JSON, or a field without a name or with an unknown type.
 pub fn parse(text: &str) -> Result<Schema> {
-    let v: Value = serde_json::from_str(text).context("not JSON")?;
+    let v = read_json(text)?;
     let fields = v.get("fields").and_then(Value::as_array).context("no \"fields\" list")?;
     Ok(Schema::new(parse_fields(fields)?))
+}
+
+/// The deepest a schema file may nest: a struct is two levels (its
+/// object and its `fields` list), a list one (`item`), and the data nests
+/// at most `swath_json::scan::MAX_DEPTH` levels.
+const MAX_SCHEMA_DEPTH: usize = 2 * swath_json::scan::MAX_DEPTH + 8;
+
+/// A JSON text as a value, read with swath's own grammar
+/// (`swath_json::scan`): a schema as deep as the data swath reads (256
+/// levels) nests its JSON about twice as deep, past serde_json's limit of
+/// 128 levels. Ours is [`MAX_SCHEMA_DEPTH`].
+fn read_json(text: &str) -> Result<Value> {
+    let mut c = Cursor::new(text.as_bytes());
+    let v = value(&mut c, 0).and_then(|v| c.end().map(|()| v));
+    v.map_err(|e| anyhow::anyhow!("not JSON: byte {}: {}", e.at, e.reason))
+}
+
+fn value(c: &mut Cursor<'_>, depth: usize) -> Result<Value, Syntax> {
+    if depth > MAX_SCHEMA_DEPTH {
+        return c.fail("nested deeper than a schema of any data swath reads");
+    }
+    let text = |s: Str<'_>| {
+        let mut v = Vec::new();
+        unescape(s.raw, &mut v);
+        String::from_utf8_lossy(&v).into_owned()
+    };
+    Ok(match c.peek() {
+        Some(b'{') => {
+            c.bump();
+            let mut map = serde_json::Map::new();
+            if c.peek() == Some(b'}') {
+                c.bump();
+            } else {
+                loop {
+                    let k = text(c.key()?);
+                    map.insert(k, value(c, depth + 1)?);
+                    if !c.next_member()? {
+                        break;
+                    }
+                }
+            }
+            Value::Object(map)
+        }
+        Some(b'[') => {
+            c.bump();
+            let mut items = Vec::new();
+            if c.peek() == Some(b']') {
+                c.bump();
+            } else {
+                loop {
+                    items.push(value(c, depth + 1)?);
+                    if !c.next_element()? {
+                        break;
+                    }
+                }
+            }
+            Value::Array(items)
+        }
+        Some(b'"') => {
+            c.bump();
+            Value::String(text(c.string()?))
+        }
+        Some(b't') => c.literal(b"true").map(|()| Value::Bool(true))?,
+        Some(b'f') => c.literal(b"false").map(|()| Value::Bool(false))?,
+        Some(b'n') => c.literal(b"null").map(|()| Value::Null)?,
+        Some(b'-' | b'0'..=b'9') => {
+            let start = c.at();
+            c.number()?;
+            let digits = std::str::from_utf8(&c.line()[start..c.at()]).unwrap_or("0");
+            serde_json::from_str(digits).unwrap_or(Value::Null)
+        }
+        _ => return c.fail("not a JSON value"),
+    })
 }
 
 fn parse_fields(fields: &[Value]) -> Result<Fields> {
@@ -135,5 +209,33 @@ mod tests {
         let text = serde_json::to_string(&to_json(&schema, None)).unwrap();
         assert_eq!(parse(&text).unwrap(), schema);
         assert!(parse(r#"{"fields":[{"name":"a","type":"decimal"}]}"#).is_err());
+    }
+
+    /// Structs and lists as deep as swath reads data (256 levels) read
+    /// back; serde_json's own limit (128) stopped structs at 64 and lists
+    /// at about 126. Deeper than any data is refused, not a stack overflow.
+    #[test]
+    fn the_deepest_schemas_read_back() {
+        let deepest = swath_json::scan::MAX_DEPTH;
+        for depth in [1, 63, 64, 65, 127, deepest - 1] {
+            let mut st = DataType::Int64;
+            let mut li = DataType::Int64;
+            for _ in 0..depth {
+                st = DataType::Struct(vec![Field::new("o", st, true)].into());
+                li = DataType::List(Arc::new(Field::new("item", li, true)));
+            }
+            for dt in [st, li] {
+                let schema = Schema::new(vec![Field::new("o", dt, true)]);
+                let text = serde_json::to_string(&to_json(&schema, None)).unwrap();
+                assert_eq!(parse(&text).unwrap(), schema, "{depth} deep");
+            }
+        }
+        let bomb = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(parse(&bomb).unwrap_err().to_string().contains("nested deeper"));
+        // Brackets in strings are text, and escapes are resolved.
+        let text = r#"{"fields":[{"name":"[[{\u0041","type":"int64","nullable":false}]} "#;
+        let one = Schema::new(vec![Field::new("[[{A", DataType::Int64, false)]);
+        assert_eq!(parse(text).unwrap(), one);
+        assert!(parse(r#"{"fields":[]} x"#).is_err());
     }
 }

@@ -125,7 +125,14 @@ pub fn write_selected(
                 match sel.pick(line.bytes, &mut picked) {
                     Ok(false) => continue,
                     Ok(true) => n += 1,
-                    Err(e) => return (csv, json, n, Some((line.index, line.offset, Bad::from(e)))),
+                    Err(e) => {
+                        return (
+                            csv,
+                            json,
+                            n,
+                            Some((line.index, line.offset, Bad::of(line.bytes, e))),
+                        )
+                    }
                 }
                 match format {
                     Format::Csv => {
