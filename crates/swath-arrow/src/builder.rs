@@ -100,6 +100,9 @@ pub struct ColumnReport {
     pub values: u64,
     /// Of those, empty ones (the null text) or missing fields.
     pub empty: u64,
+    /// Why an inferred column has its type, when there is more to say
+    /// ([`ColumnGuess::note`]: codes with leading zeros kept as text).
+    pub note: Option<&'static str>,
 }
 
 impl ArrowReaderBuilder {
@@ -416,6 +419,7 @@ impl ArrowReaderBuilder {
                         given: true,
                         values: 0,
                         empty: 0,
+                        note: None,
                     })
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -446,6 +450,7 @@ impl ArrowReaderBuilder {
                     given: true,
                     values: g.values,
                     empty: g.empty,
+                    note: None,
                 },
                 None => ColumnReport {
                     name,
@@ -454,6 +459,7 @@ impl ArrowReaderBuilder {
                     given: false,
                     values: g.values,
                     empty: g.empty,
+                    note: g.note(),
                 },
             };
             columns.push(col);

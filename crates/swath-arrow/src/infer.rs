@@ -8,6 +8,7 @@
 //! alone, exact on valid CSV ([`swath_csv::ParallelReader::sample_starts`]:
 //! no pass over the whole file), or from every record ([`Infer::Full`]).
 
+use swath_csv::typed::{has_leading_zero, is_integer_text};
 use swath_csv::{FromField, Record};
 
 use crate::text::{parse_date, parse_timestamp};
@@ -48,11 +49,19 @@ const TS: u8 = 16;
 const TSTZ: u8 = 32;
 const ALL: u8 = INT | FLOAT | BOOL | DATE | TS | TSTZ;
 
+/// Why a column got its type, beyond "every value parses as it".
+/// A value with a leading zero (`00501`) ruled out the numbers.
+const LEADING_ZERO: u8 = 1;
+/// An integer past the 64-bit range made the column float64.
+const BIG_INTEGER: u8 = 2;
+
 /// What the values seen of one column allow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColumnGuess {
     /// The types not yet ruled out (bits).
     fits: u8,
+    /// Why (bits: [`LEADING_ZERO`], [`BIG_INTEGER`]).
+    why: u8,
     /// Values seen (empty ones included).
     pub values: u64,
     /// Empty values (the null text) seen, and missing fields.
@@ -61,7 +70,7 @@ pub struct ColumnGuess {
 
 impl Default for ColumnGuess {
     fn default() -> ColumnGuess {
-        ColumnGuess { fits: ALL, values: 0, empty: 0 }
+        ColumnGuess { fits: ALL, why: 0, values: 0, empty: 0 }
     }
 }
 
@@ -69,7 +78,7 @@ impl ColumnGuess {
     /// A column that none of `records` records reached (short records,
     /// when flexible): each of them is a missing field, that is, null.
     pub(crate) fn missing_in(records: u64) -> ColumnGuess {
-        ColumnGuess { fits: ALL, values: records, empty: records }
+        ColumnGuess { fits: ALL, why: 0, values: records, empty: records }
     }
 
     /// Rule out the types `f` does not parse as.
@@ -86,11 +95,20 @@ impl ColumnGuess {
         // Each test runs only while its type is still possible, so a text
         // column stops costing anything after its first word.
         let mut fits = self.fits;
+        if fits & (INT | FLOAT) != 0 && has_leading_zero(f) {
+            // A code, not a quantity: as a number it would lose its text.
+            fits &= !(INT | FLOAT);
+            self.why |= LEADING_ZERO;
+        }
         if fits & INT != 0 && i64::from_field(f).is_err() {
             fits &= !INT;
         }
         if fits & FLOAT != 0 && f64::from_field(f).is_err() {
             fits &= !FLOAT;
+        }
+        // Only a long value can be an integer past 64 bits (19 digits).
+        if f.len() > 18 && fits & FLOAT != 0 && is_integer_text(f) && i64::from_field(f).is_err() {
+            self.why |= BIG_INTEGER;
         }
         if fits & BOOL != 0 && bool::from_field(f).is_err() {
             fits &= !BOOL;
@@ -111,6 +129,7 @@ impl ColumnGuess {
     /// Combine with what another part of the file allowed.
     pub fn merge(&mut self, other: &ColumnGuess) {
         self.fits &= other.fits;
+        self.why |= other.why;
         self.values += other.values;
         self.empty += other.empty;
     }
@@ -130,6 +149,21 @@ impl ColumnGuess {
             (TSTZ, ColumnType::TimestampTz),
         ];
         order.iter().find(|(b, _)| self.fits & b != 0).map_or(ColumnType::Utf8, |&(_, t)| t)
+    }
+
+    /// Why the column has its type, when there is more to say than
+    /// "every value parses as it": the text kept for values with a leading
+    /// zero, or integers past the 64-bit range read as float64.
+    pub fn note(&self) -> Option<&'static str> {
+        match self.column_type() {
+            ColumnType::Utf8 if self.why & LEADING_ZERO != 0 => {
+                Some("numbers with a leading zero (codes such as 00501) kept as text")
+            }
+            ColumnType::Float64 if self.why & BIG_INTEGER != 0 => {
+                Some("integers past the 64-bit range: float64, exact only to 2^53")
+            }
+            _ => None,
+        }
     }
 }
 
@@ -198,5 +232,35 @@ mod tests {
         assert_eq!(guess(&["1", "x"]), ColumnType::Utf8);
         assert_eq!(guess(&[""]), ColumnType::Utf8);
         assert_eq!(guess(&[]), ColumnType::Utf8);
+    }
+
+    fn note(vals: &[&str]) -> (ColumnType, Option<&'static str>) {
+        let mut g = ColumnGuess::default();
+        for v in vals {
+            g.see(Some(v.as_bytes()), b"");
+        }
+        (g.column_type(), g.note())
+    }
+
+    /// Codes keep their text (`00501` read as 501 lost the user's data);
+    /// `0`, `-0`, `0.5` are numbers; and `schema` can say why.
+    #[test]
+    fn leading_zeros_keep_the_text() {
+        assert_eq!(note(&["00501", "02134"]).0, ColumnType::Utf8);
+        assert!(note(&["501", "00501"]).1.unwrap().contains("leading zero"));
+        assert_eq!(note(&["1.5", "007.5"]).0, ColumnType::Utf8);
+        assert_eq!(note(&["0", "-0", "10"]), (ColumnType::Int64, None));
+        assert_eq!(note(&["0.5", "0", "-0.25", "0e3"]), (ColumnType::Float64, None));
+        assert_eq!(note(&["x", "abc"]), (ColumnType::Utf8, None));
+        let big = note(&["1", "123456789012345678901234"]);
+        assert_eq!(big.0, ColumnType::Float64);
+        assert!(big.1.unwrap().contains("64-bit"));
+        // The reason survives the merge of guesses from two places.
+        let (mut a, mut b) = (ColumnGuess::default(), ColumnGuess::default());
+        a.see(Some(b"12"), b"");
+        b.see(Some(b"012"), b"");
+        a.merge(&b);
+        assert_eq!(a.column_type(), ColumnType::Utf8);
+        assert!(a.note().is_some());
     }
 }

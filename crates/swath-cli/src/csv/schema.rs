@@ -209,6 +209,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     "given": c.given,
                     "sampled": c.values,
                     "empty": c.empty,
+                    "note": c.note,
                 })
             })
             .collect();
@@ -228,9 +229,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for c in &s.columns {
         let from = if c.given { "given" } else { "inferred" };
         let nullable = if c.nullable { "yes" } else { "no" };
+        let note = c.note.map(|n| format!(": {n}")).unwrap_or_default();
         writeln!(
             out,
-            "{:<w$}  {:<11}  {:<8}  {:>10}  {:>10}  {from}",
+            "{:<w$}  {:<11}  {:<8}  {:>10}  {:>10}  {from}{note}",
             c.name,
             c.ty.name(),
             nullable,

@@ -18,6 +18,38 @@ pub use int::parse_i64;
 use crate::error::{Error, ErrorKind, Result};
 use crate::Record;
 
+/// Whether `f` is a number written with a significant leading zero
+/// (`00501`, `-007`, `01.5`): a code (ZIP code, account number, product
+/// code) rather than a quantity. Read as a number it would lose the text
+/// the user had, so inference keeps such a column as text. `0` alone,
+/// `-0`, `0.5` and `0e3` have no such zero.
+///
+/// ```
+/// use swath_csv::typed::has_leading_zero;
+/// assert!(has_leading_zero(b"00501") && has_leading_zero(b"-01") && has_leading_zero(b"+007.5"));
+/// assert!(!has_leading_zero(b"0") && !has_leading_zero(b"-0") && !has_leading_zero(b"0.5"));
+/// assert!(!has_leading_zero(b"501") && !has_leading_zero(b"0x1") && !has_leading_zero(b"0e3"));
+/// ```
+#[inline]
+pub fn has_leading_zero(f: &[u8]) -> bool {
+    let digits = match f.first() {
+        Some(b'-' | b'+') => &f[1..],
+        _ => f,
+    };
+    matches!(digits, [b'0', b'0'..=b'9', ..])
+}
+
+/// Whether `f` is an integer's text (an optional sign, then digits): with
+/// [`has_leading_zero`], what says why a column got its type.
+#[inline]
+pub fn is_integer_text(f: &[u8]) -> bool {
+    let digits = match f.first() {
+        Some(b'-' | b'+') => &f[1..],
+        _ => f,
+    };
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
 /// Why a field did not convert (allocated only on failure).
 pub type FieldError = Box<dyn std::error::Error + Send + Sync>;
 

@@ -19,6 +19,11 @@ pub enum Kind {
 /// Classify `field` (non-empty). Every kind but `String` is ASCII, so
 /// the bytes need no UTF-8 check (it was a tenth of `stats`).
 pub fn classify(field: &[u8]) -> Kind {
+    // A code such as 00501 is text, as `schema` infers it: its min is
+    // "00501", not 501.
+    if swath_csv::typed::has_leading_zero(field) {
+        return Kind::String;
+    }
     if let Some(n) = integer(field) {
         return Kind::Integer(n);
     }
@@ -125,6 +130,11 @@ mod tests {
         for s in ["inf", "NaN", "1_0", "-", "+", ".", "e", "1.2.3", "0x10"] {
             assert_eq!(classify(s.as_bytes()), Kind::String, "{s}");
         }
+        for s in ["00501", "-007", "01.5", "+02"] {
+            assert_eq!(classify(s.as_bytes()), Kind::String, "{s}: a code keeps its text");
+        }
+        assert_eq!(classify(b"0"), Kind::Integer(0));
+        assert_eq!(classify(b"0.5"), Kind::Float(0.5));
         assert_eq!(classify(b"TRUE"), Kind::Boolean);
         assert_eq!(classify(b"false"), Kind::Boolean);
         for s in [
