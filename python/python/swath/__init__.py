@@ -2,21 +2,35 @@
 
 Typed CSV goes out as Arrow data through the Arrow PyCapsule interface
 (``__arrow_c_stream__``), which pyarrow, Polars, pandas (through pyarrow)
-and DuckDB take without a copy::
+and DuckDB take without a copy. The examples run as they are (the Python
+tests run them, on a three-record ``big.csv`` with columns ``id``,
+``name`` and ``score``, a ``big.log`` of 1,000 lines and an
+``events.jsonl`` of two objects, with a gzip copy)::
 
-    import swath, polars as pl, pyarrow as pa, duckdb
+    >>> import swath, polars as pl, duckdb
+    >>> table = swath.read_csv("big.csv")              # a pyarrow.Table
+    >>> table.num_rows
+    3
+    >>> df = pl.DataFrame(swath.scan_csv("big.csv"))   # a Polars DataFrame, streamed in
+    >>> df.shape
+    (3, 3)
+    >>> r = swath.scan_csv("big.csv", columns=["id", "score"])
+    >>> duckdb.sql("select avg(score) from r").fetchone()    # DuckDB scans the stream
+    (2.0,)
+    >>> swath.count_lines("big.log")                   # like `swath count`
+    1000
+    >>> swath.csv_count("big.csv")                     # records, exact
+    3
+    >>> swath.csv_check("big.csv").errors              # one CsvError per problem
+    []
+    >>> events = swath.read_json("events.jsonl")       # JSON lines: nested fields as
+    >>> events.column_names                            # structs and lists
+    ['ts', 'req']
+    >>> swath.read_json("events.jsonl.gz").num_rows    # gzip and zstd too
+    2
 
-    table = swath.read_csv("big.csv")                  # pyarrow.Table
-    df = pl.from_arrow(swath.scan_csv("big.csv"))      # Polars, streamed in
-    r = swath.scan_csv("big.csv", columns=["id", "score"])
-    duckdb.sql("select avg(score) from r")             # DuckDB scans the stream
-
-    swath.count_lines("big.log")                       # like `swath count`
-    swath.csv_count("big.csv")                         # records, exact
-    swath.csv_check("big.csv").errors                  # CsvError per problem
-
-    events = swath.read_json("events.jsonl")           # JSON lines: nested fields as
-    r = swath.scan_json("events.jsonl.gz")             # structs and lists, streamed
+``pl.DataFrame(stream)`` is the way into Polars: with Polars 2,
+``pl.from_arrow`` of a stream gives a Series of structs, not a DataFrame.
 
 The CSV options are keyword arguments named as the CLI's: ``delimiter``,
 ``quote``, ``escape``, ``comment``, ``no_headers``, ``flexible``,
