@@ -70,9 +70,7 @@ impl Bad {
             bad => bad,
         }
     }
-}
 
-impl Bad {
     /// Byte offset in the line.
     pub fn at(&self) -> usize {
         match self {

@@ -15,8 +15,8 @@ tests run them, on a three-record ``big.csv`` with columns ``id``,
     >>> df.shape
     (3, 3)
     >>> r = swath.scan_csv("big.csv", columns=["id", "score"])
-    >>> duckdb.sql("select avg(score) from r").fetchone()    # DuckDB scans the stream
-    (2.0,)
+    >>> duckdb.sql("select avg(score) from r").fetchall()    # DuckDB scans the stream
+    [(2.0,)]
     >>> swath.count_lines("big.log")                   # like `swath count`
     1000
     >>> swath.csv_count("big.csv")                     # records, exact
