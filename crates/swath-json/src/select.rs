@@ -208,7 +208,7 @@ mod tests {
             assert_eq!(err, Syntax { at, reason: crate::scan::DUPLICATE_KEY }, "{line}");
             assert_eq!(crate::scan::validate_object(line.as_bytes()), Err(err), "{line}");
         }
-        // Many keys (past the 32 hashed ones) and no repeat: fine.
+        // Many keys (past the 16 hashed on the stack) and no repeat: fine.
         let many: Vec<String> = (0..100).map(|i| format!("\"k{i}\":{i}")).collect();
         let line = format!("{{{}}}", many.join(","));
         assert_eq!(sel.pick(line.as_bytes(), &mut out), Ok(true));
