@@ -162,13 +162,32 @@ fn inputs(dir: &Path) -> (PathBuf, PathBuf) {
     (c, j)
 }
 
-/// A compressed copy: its name, the format its refusal must name, and
-/// whether swath decodes it.
+/// A compressed copy: its name, the format its refusal must name,
+/// whether swath decodes it, and how it is made: the compressor's
+/// arguments, given the input's path last (`zip` takes the archive's path
+/// first), and whether each half of the input is compressed apart and the
+/// two written one after the other (gzip members, zstd frames).
 struct Copy {
     name: &'static str,
     format: &'static str,
     decoded: bool,
-    make: fn(&Path, &Path) -> Result<(), String>,
+    args: &'static [&'static str],
+    halves: bool,
+}
+
+impl Copy {
+    fn make(&self, src: &Path, out: &Path) -> Result<(), String> {
+        if self.halves {
+            return halves(self.args, src, out);
+        }
+        let dir = src.parent().unwrap();
+        let input = if self.name == "zip" {
+            vec![out.to_str().unwrap(), src.file_name().unwrap().to_str().unwrap()]
+        } else {
+            vec![src.to_str().unwrap()]
+        };
+        tool(&[self.args, &input].concat(), dir, out)
+    }
 }
 
 /// Run a compressor (`Err` when it is not installed); what it prints is
@@ -207,86 +226,18 @@ fn halves(args: &[&str], src: &Path, out: &Path) -> Result<(), String> {
 }
 
 fn copies() -> Vec<Copy> {
+    let copy = |name, format, decoded, args, halves| Copy { name, format, decoded, args, halves };
     vec![
-        Copy {
-            name: "gzip",
-            format: "gzip",
-            decoded: true,
-            make: |src, out| {
-                tool(&["gzip", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
-            },
-        },
-        Copy {
-            name: "gzip-members",
-            format: "gzip",
-            decoded: true,
-            make: |src, out| halves(&["gzip", "-c"], src, out),
-        },
-        Copy {
-            name: "bgzip",
-            format: "gzip",
-            decoded: true,
-            make: |src, out| {
-                tool(&["bgzip", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
-            },
-        },
-        Copy {
-            name: "zstd",
-            format: "zstd",
-            decoded: true,
-            make: |src, out| {
-                tool(&["zstd", "-q", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
-            },
-        },
-        Copy {
-            name: "zstd-frames",
-            format: "zstd",
-            decoded: true,
-            make: |src, out| halves(&["zstd", "-q", "-c"], src, out),
-        },
-        Copy {
-            name: "pzstd",
-            format: "zstd",
-            decoded: true,
-            make: |src, out| {
-                tool(
-                    &["pzstd", "-q", "-p", "2", "-c", src.to_str().unwrap()],
-                    src.parent().unwrap(),
-                    out,
-                )
-            },
-        },
-        Copy {
-            name: "bzip2",
-            format: "bzip2",
-            decoded: false,
-            make: |src, out| {
-                tool(&["bzip2", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
-            },
-        },
-        Copy {
-            name: "xz",
-            format: "xz",
-            decoded: false,
-            make: |src, out| tool(&["xz", "-c", src.to_str().unwrap()], src.parent().unwrap(), out),
-        },
-        Copy {
-            name: "lz4",
-            format: "lz4",
-            decoded: false,
-            make: |src, out| {
-                tool(&["lz4", "-q", "-c", src.to_str().unwrap()], src.parent().unwrap(), out)
-            },
-        },
-        Copy {
-            name: "zip",
-            format: "zip",
-            decoded: false,
-            make: |src, out| {
-                let name = src.file_name().unwrap().to_str().unwrap();
-                tool(&["zip", "-q", out.to_str().unwrap(), name], src.parent().unwrap(), out)
-            },
-        },
+        copy("gzip", "gzip", true, &["gzip", "-c"], false),
+        copy("gzip-members", "gzip", true, &["gzip", "-c"], true),
+        copy("bgzip", "gzip", true, &["bgzip", "-c"], false),
+        copy("zstd", "zstd", true, &["zstd", "-q", "-c"], false),
+        copy("zstd-frames", "zstd", true, &["zstd", "-q", "-c"], true),
+        copy("pzstd", "zstd", true, &["pzstd", "-q", "-p", "2", "-c"], false),
+        copy("bzip2", "bzip2", false, &["bzip2", "-c"], false),
+        copy("xz", "xz", false, &["xz", "-c"], false),
+        copy("lz4", "lz4", false, &["lz4", "-q", "-c"], false),
+        copy("zip", "zip", false, &["zip", "-q"], false),
     ]
 }
 
@@ -402,7 +353,7 @@ fn every_command_reads_compressed_input_or_refuses_it_by_name() {
         };
         let zc = dir.path().join(format!("data{i}.csv.{ext}"));
         let zj = dir.path().join(format!("data{i}.jsonl.{ext}"));
-        match (c.make)(&csv, &zc).and_then(|()| (c.make)(&json, &zj)) {
+        match c.make(&csv, &zc).and_then(|()| c.make(&json, &zj)) {
             Ok(()) => made.push((c, zc, zj)),
             Err(e) if in_ci => panic!("CI must have every compressor this test uses: {e}"),
             Err(e) => eprintln!("!!!!! SKIPPED: the {} copy ({e}); CI installs it", c.name),
