@@ -228,7 +228,11 @@ pub fn inferred(data: &[u8]) {
     for (threads, chunk) in [(2, 1), (3, 7)] {
         let mut p = b.clone();
         p.schema(Arc::clone(&schema)).threads(threads).chunk_size(chunk);
-        let mut par = p.build_parallel(file.path()).expect("a given schema").into_batches();
+        let mut par = p
+            .build_parallel(file.path())
+            .expect("a given schema")
+            .into_batches()
+            .expect("a decoding thread");
         let (got, err) = drain(|| par.next_batch());
         let (got, want) = (rows(&got), rows(&want));
         let what = format!("{threads} threads, chunks of {chunk}");

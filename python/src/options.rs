@@ -132,11 +132,11 @@ impl Opened {
     }
 
     /// As a reader of batches that decodes ahead on its own thread(s).
-    pub fn into_batches(self) -> Batches {
-        match self {
-            Opened::Parallel(r) => Box::new(r.into_batches()),
+    pub fn into_batches(self) -> Result<Batches, Failure> {
+        Ok(match self {
+            Opened::Parallel(r) => Box::new(r.into_batches().map_err(arrow_failure)?),
             Opened::Sequential(r) => r,
-        }
+        })
     }
 
     /// Call `f` with every batch in file order, stopping when `cancel` is

@@ -44,7 +44,7 @@ pub fn scan_csv(
             .string_view(string_view);
     let (schema, batches) = interrupt::run(py, move |_| {
         let opened = opts.open(&path)?;
-        Ok((opened.schema(), opened.into_batches()))
+        Ok((opened.schema(), opened.into_batches()?))
     })?;
     CsvReader::new(schema, batches)
 }

@@ -78,6 +78,7 @@ mod range;
 mod reader;
 mod split;
 pub mod text;
+mod thread_batches;
 mod types;
 
 pub use builder::{ArrowReaderBuilder, ColumnReport, InferredSchema, DEFAULT_BATCH_SIZE};
@@ -91,6 +92,7 @@ pub use parquet_sink::{encode_threads_for, ParquetCompression, ParquetOptions, P
 pub use range::FileRange;
 pub use reader::{ArrowReader, StreamInput};
 pub use split::SplitArrowReader;
+pub use thread_batches::ThreadBatches;
 pub use types::{parse_schema_json, parse_schema_text, ColumnSpec, ColumnType, UTC};
 
 // Re-exported so that users build schemas and read batches with the same

@@ -2,15 +2,14 @@
 //! parallel CSV reader, handed out in file order.
 
 use std::path::PathBuf;
-use std::sync::mpsc;
-use std::thread;
 
-use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_schema::{ArrowError, SchemaRef};
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
 use swath_csv::{ErrorKind, ParallelReader, ReaderBuilder};
 
 use crate::decode::{Decoder, Plan};
 use crate::error::{Error, Result};
+use crate::thread_batches::ThreadBatches;
 
 /// Decodes one regular file's records into batches on many threads
 /// ([`swath_csv::ParallelReader`], exact with quoted newlines); batches
@@ -117,83 +116,25 @@ impl ParallelArrowReader {
 
     /// The batches as an Arrow [`RecordBatchReader`]: the decoding runs on
     /// a thread of its own (with its workers) and hands batches over a
-    /// channel of two; dropping the reader stops it.
-    pub fn into_batches(mut self) -> ParallelBatches {
+    /// channel of two ([`ThreadBatches`]); dropping the reader stops it.
+    /// Its [`finish`](ThreadBatches::finish) gives the fields made null
+    /// ([`crate::OnError::Null`]).
+    ///
+    /// # Errors
+    ///
+    /// The thread could not be started.
+    pub fn into_batches(mut self) -> Result<ParallelBatches> {
         let schema = self.schema();
-        let (tx, rx) = mpsc::sync_channel::<std::result::Result<RecordBatch, Error>>(2);
-        let handle = thread::spawn(move || {
-            let err_tx = tx.clone();
-            let res = self.for_each_batch(|b| {
-                tx.send(Ok(b)).map_err(|_| Error::Schema("the batch reader was dropped".into()))
-            });
-            if let Err(e) = res {
-                let _ = err_tx.send(Err(e));
-            }
-            self.nulled
-        });
-        ParallelBatches { schema, rx: Some(rx), handle: Some(handle) }
+        let dropped = || Error::Schema("the batch reader was dropped".into());
+        let batches = ThreadBatches::spawn("swath-arrow", schema, dropped, move |push| {
+            let res = self.for_each_batch(push);
+            (res, self.nulled)
+        })?;
+        Ok(batches)
     }
 }
 
 /// [`ParallelArrowReader::into_batches`]: an iterator of batches in file
-/// order and an Arrow [`RecordBatchReader`].
-#[derive(Debug)]
-pub struct ParallelBatches {
-    schema: SchemaRef,
-    rx: Option<mpsc::Receiver<std::result::Result<RecordBatch, Error>>>,
-    handle: Option<thread::JoinHandle<u64>>,
-}
-
-impl ParallelBatches {
-    /// The next batch, or `None` at the end.
-    ///
-    /// # Errors
-    ///
-    /// As [`ParallelArrowReader::for_each_batch`].
-    pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
-        let Some(rx) = &self.rx else { return Ok(None) };
-        match rx.recv() {
-            Ok(Ok(b)) => Ok(Some(b)),
-            Ok(Err(e)) => {
-                self.rx = None;
-                Err(e)
-            }
-            Err(_) => {
-                self.rx = None;
-                Ok(None)
-            }
-        }
-    }
-
-    /// Fields made null ([`crate::OnError::Null`]): wait for the end and
-    /// return the count (0 if the decoding thread panicked).
-    pub fn finish(mut self) -> u64 {
-        self.rx = None;
-        self.handle.take().and_then(|h| h.join().ok()).unwrap_or(0)
-    }
-}
-
-impl Iterator for ParallelBatches {
-    type Item = std::result::Result<RecordBatch, ArrowError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.next_batch().map_err(ArrowError::from).transpose()
-    }
-}
-
-impl RecordBatchReader for ParallelBatches {
-    fn schema(&self) -> SchemaRef {
-        self.schema.clone()
-    }
-}
-
-impl Drop for ParallelBatches {
-    fn drop(&mut self) {
-        // Close the channel first: the decoding thread's next send fails
-        // and it stops.
-        self.rx = None;
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
-    }
-}
+/// order and an Arrow [`RecordBatchReader`], ending with the count of
+/// fields made null.
+pub type ParallelBatches = ThreadBatches<Error, u64>;

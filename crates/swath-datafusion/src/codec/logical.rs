@@ -15,8 +15,8 @@ use prost::Message;
 
 use super::wire::{OptionsMsg, TableNode};
 use super::{tag, INNER, SWATH};
-use crate::plan_cache::PlanCache;
-use crate::table::SwathCsvTable;
+use crate::csv::plan_cache::PlanCache;
+use crate::SwathCsvTable;
 
 /// Encodes a [`SwathCsvTable`] (its path or URL and how it is read; the
 /// schema travels with the plan); every other table, node and format

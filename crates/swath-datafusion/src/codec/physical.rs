@@ -23,8 +23,8 @@ use prost::Message;
 
 use super::wire::{FilePlanMsg, OptionsMsg, ScanNode, SplitMsg};
 use super::{tag, INNER, SWATH};
-use crate::plan_cache::PlanCache;
-use crate::source::SwathCsvSource;
+use crate::csv::plan_cache::PlanCache;
+use crate::{CsvScan, SwathCsvSource};
 
 /// Encodes swath's scan (a `DataSourceExec` over a [`SwathCsvSource`])
 /// with its files' split plans; every other node goes to the codec it
@@ -72,7 +72,7 @@ impl SwathPhysicalCodec {
             let path = source.options().path_of(&file.object_meta.location)?;
             let (a, b) = (r.start.max(0) as u64, r.end.max(0) as u64);
             ranges.push(format!("{}:{a}..{b}", path.display()));
-            let Some(plan) = source.plan_cache().cached(&path) else { continue };
+            let Some(plan) = source.format().plan_cache().cached(&path) else { continue };
             let (_, splits) =
                 plans.entry(path).or_insert_with(|| (plan.file_len(), BTreeMap::new()));
             for s in plan.splits() {
@@ -124,10 +124,10 @@ impl SwathPhysicalCodec {
             let path = PathBuf::from(&plan.path);
             let splits = plan.splits.iter().map(SplitMsg::to_split).collect();
             let split_plan = swath_csv::SplitPlan::from_splits(opts.csv_builder(), &path, splits)
-                .map_err(|e| crate::error::from_csv(e, &path))?;
+                .map_err(|e| crate::csv::error::from_csv(e, &path))?;
             cache.insert_known(&path, split_plan, plan.len)?;
         }
-        let source = Arc::new(SwathCsvSource::new(opts, cache, table_schema));
+        let source = Arc::new(SwathCsvSource::new(Arc::new(CsvScan { opts, cache }), table_schema));
         log::info!(
             target: "swath",
             "swath scan decoded: {} partitions, split plans of {} files came with it",

@@ -7,7 +7,7 @@ use datafusion_proto::protobuf;
 use swath_arrow::OnError;
 use swath_csv::{FieldCount, ReaderBuilder, ReaderSettings, Split};
 
-use crate::options::SwathCsvOptions;
+use crate::SwathCsvOptions;
 
 /// A swath scan: DataFusion's file scan, the options, the files' plans.
 #[derive(Clone, PartialEq, prost::Message)]

@@ -4,20 +4,18 @@
 //! A JSON-lines record holds no raw newline, so any byte cut of a file is
 //! exact once each range starts at its first line start: partitions are
 //! even byte ranges (no plan pass, unlike CSV), each read by
-//! [`swath_json::RangeBatches`] a chunk at a time. Compressed files are
-//! read whole by one partition. Errors name the file, record, line and
+//! [`swath_json::RangeBatches`] a chunk at a time, in the scan every
+//! format shares ([`crate::scan`]). Compressed files are read whole by one
+//! partition. Errors name the file, record, line and
 //! byte, found by reading up to the error only when there is one.
 //!
 //! Not here: Ballista. The codec ships CSV tables only.
 
-mod format;
-mod opener;
 mod register;
-mod source;
+mod scan;
 
-pub use format::SwathJsonFormat;
 pub use register::SwathJsonExt;
-pub use source::SwathJsonSource;
+pub use scan::{JsonScan, SwathJsonFormat, SwathJsonSource};
 
 use swath_json::arrow_schema::SchemaRef;
 use swath_json::JsonReaderBuilder;

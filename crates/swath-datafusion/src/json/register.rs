@@ -1,18 +1,16 @@
 //! `ctx.register_swath_json("t", "events.jsonl", options)`: a file or a
 //! directory of JSON-lines files as a table read by swath.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use datafusion::common::TableReference;
-use datafusion::datasource::listing::{
-    ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl,
-};
-use datafusion::error::{DataFusionError, Result};
+use datafusion::datasource::listing::{ListingTable, ListingTableConfig, ListingTableUrl};
+use datafusion::error::Result;
 use datafusion::prelude::SessionContext;
 
 use super::{SwathJsonFormat, SwathJsonOptions};
+use crate::scan::listing::{listing_options, store_url_of};
 
 /// Registering swath JSON-lines tables on a [`SessionContext`].
 #[async_trait]
@@ -42,18 +40,10 @@ impl SwathJsonExt for SessionContext {
         options: SwathJsonOptions,
     ) -> Result<()> {
         let mut options = options;
-        if swath::remote::is_url(path) && options.store_url.is_none() {
-            let url = url::Url::parse(path).map_err(|e| DataFusionError::External(Box::new(e)))?;
-            options.store_url = Some(url[..url::Position::BeforePath].to_string());
+        if options.store_url.is_none() {
+            options.store_url = store_url_of(path)?;
         }
-        let is_dir = path.ends_with('/') || Path::new(path).is_dir();
-        let ext = match (&options.file_extension, is_dir) {
-            (_, false) => String::new(),
-            (Some(e), true) => e.clone(),
-            (None, true) => ".jsonl".to_string(),
-        };
-        let listing =
-            ListingOptions::new(Arc::new(SwathJsonFormat::new(options))).with_file_extension(ext);
+        let listing = listing_options(path, SwathJsonFormat::new(options));
         let url = ListingTableUrl::parse(path)?;
         let schema = listing.infer_schema(&self.state(), &url).await?;
         let config = ListingTableConfig::new(url).with_listing_options(listing).with_schema(schema);

@@ -9,8 +9,8 @@ use datafusion::datasource::listing::ListingTableUrl;
 use datafusion::error::Result;
 use datafusion::prelude::SessionContext;
 
-use crate::options::SwathCsvOptions;
-use crate::table::SwathCsvTable;
+use super::options::SwathCsvOptions;
+use super::table::SwathCsvTable;
 
 /// Registering swath CSV tables on a [`SessionContext`].
 #[async_trait]

@@ -1,13 +1,14 @@
-//! The [`FileSource`] of a swath JSON table: partitions are even byte
-//! ranges of the files (exact: each range reads the lines that start in
-//! it), compressed files whole.
+//! The [`FileSource`] of a swath table: its partitions are pieces of the
+//! files, each cut where the format says a reader can start (CSV: runs of
+//! a file's exact splits, quoted newlines and all; JSON lines: anywhere).
 
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::datasource::listing::{FileRange, PartitionedFile};
-use datafusion::datasource::physical_plan::{FileOpener, FileScanConfig, FileSource};
+use datafusion::datasource::listing::PartitionedFile;
+use datafusion::datasource::physical_plan::{FileGroup, FileOpener, FileScanConfig, FileSource};
 use datafusion::datasource::projection::{ProjectionOpener, SplitProjection};
 use datafusion::datasource::table_schema::TableSchema;
 use datafusion::error::Result;
@@ -17,33 +18,52 @@ use datafusion::physical_plan::projection::ProjectionExprs;
 use datafusion::physical_plan::{DisplayFormatType, PhysicalExpr};
 use object_store::ObjectStore;
 
-use super::opener::SwathJsonOpener;
-use super::SwathJsonOptions;
-use crate::paths::is_compressed;
+use super::opener::SwathOpener;
+use super::{is_compressed, ReadSpec, ScanFormat};
 
-/// Reads a swath JSON table's files, each partition byte ranges of them.
-#[derive(Clone, Debug)]
-pub struct SwathJsonSource {
-    opts: Arc<SwathJsonOptions>,
+/// Reads a swath table's files: each partition pieces of them, cut as
+/// their format says.
+#[derive(Debug)]
+pub struct SwathSource<F> {
+    scan: Arc<F>,
     table_schema: TableSchema,
     projection: SplitProjection,
     batch_size: Option<usize>,
     metrics: ExecutionPlanMetricsSet,
 }
 
-impl SwathJsonSource {
-    pub(crate) fn new(opts: Arc<SwathJsonOptions>, table_schema: TableSchema) -> SwathJsonSource {
-        SwathJsonSource {
-            opts,
+// By hand: a derived Clone would ask `F: Clone`.
+impl<F> Clone for SwathSource<F> {
+    fn clone(&self) -> Self {
+        SwathSource {
+            scan: self.scan.clone(),
+            table_schema: self.table_schema.clone(),
+            projection: self.projection.clone(),
+            batch_size: self.batch_size,
+            metrics: self.metrics.clone(),
+        }
+    }
+}
+
+impl<F: ScanFormat> SwathSource<F> {
+    /// A scan of a table of this schema, read as `scan` says.
+    pub(crate) fn new(scan: Arc<F>, table_schema: TableSchema) -> SwathSource<F> {
+        SwathSource {
+            scan,
             projection: SplitProjection::unprojected(&table_schema),
             table_schema,
             batch_size: None,
             metrics: ExecutionPlanMetricsSet::new(),
         }
     }
+
+    /// The format's side of the scan.
+    pub fn format(&self) -> &F {
+        &self.scan
+    }
 }
 
-impl FileSource for SwathJsonSource {
+impl<F: ScanFormat> FileSource for SwathSource<F> {
     fn create_file_opener(
         &self,
         _object_store: Arc<dyn ObjectStore>,
@@ -51,11 +71,13 @@ impl FileSource for SwathJsonSource {
         _partition: usize,
     ) -> Result<Arc<dyn FileOpener>> {
         let batch_size = self.batch_size.or(base_config.batch_size).unwrap_or(8192);
-        let opener = Arc::new(SwathJsonOpener {
-            opts: self.opts.clone(),
-            file_schema: self.table_schema.file_schema().clone(),
-            file_indices: self.projection.file_indices.clone(),
-            batch_size,
+        let opener = Arc::new(SwathOpener {
+            scan: self.scan.clone(),
+            read: ReadSpec {
+                file_schema: self.table_schema.file_schema().clone(),
+                file_indices: self.projection.file_indices.clone(),
+                batch_size,
+            },
             limit: base_config.limit,
         }) as Arc<dyn FileOpener>;
         ProjectionOpener::try_new(self.projection.clone(), opener, self.table_schema.file_schema())
@@ -90,13 +112,13 @@ impl FileSource for SwathJsonSource {
     }
 
     fn file_type(&self) -> &str {
-        "swath_json"
+        F::FILE_TYPE
     }
 
     fn fmt_extra(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         match t {
             DisplayFormatType::Default | DisplayFormatType::Verbose => {
-                write!(f, ", line_ranges=true")
+                write!(f, ", {}", F::EXPLAIN)
             }
             DisplayFormatType::TreeRender => Ok(()),
         }
@@ -109,9 +131,12 @@ impl FileSource for SwathJsonSource {
         datafusion::physical_plan::apply_expression_roots(self.projection.source.iter(), f)
     }
 
-    /// Each uncompressed file cut into a share of the partitions by its
-    /// size, in even byte ranges (any cut is exact for JSON lines); a
-    /// compressed file whole. Dealt as the CSV table deals its splits.
+    /// Byte ranges cut where the format says (for CSV from each file's
+    /// exact split plan, not DataFusion's even cut, which a reader would
+    /// have to align by guessing at a newline): a file gets a share of the
+    /// partitions by its size, the format cuts it into that many ranges,
+    /// and the ranges are dealt to the partitions, largest first onto the
+    /// least loaded. A compressed file is one piece.
     fn repartitioned(
         &self,
         target_partitions: usize,
@@ -131,23 +156,56 @@ impl FileSource for SwathJsonSource {
         if total < repartition_file_min_size as u64 {
             return Ok(None);
         }
+        // (size, file, range) pieces to deal out.
         let mut pieces: Vec<(u64, PartitionedFile)> = Vec::new();
         for f in files {
+            let path: PathBuf = self.scan.path_of(&f.object_meta.location)?;
             let size = f.object_meta.size;
-            let path = self.opts.path_of(&f.object_meta.location)?;
             if size == 0 || is_compressed(&path) {
                 pieces.push((size, f.clone()));
                 continue;
             }
             let share = (target_partitions as u64 * size).div_ceil(total.max(1)).clamp(1, size);
-            for i in 0..share {
-                let (start, end) = (size * i / share, size * (i + 1) / share);
+            for r in self.scan.cut(&path, size, share as usize)? {
                 let mut piece = f.clone();
-                piece.range = Some(FileRange { start: start as i64, end: end as i64 });
+                piece.range = Some(datafusion::datasource::listing::FileRange {
+                    start: r.start as i64,
+                    end: r.end as i64,
+                });
                 piece.statistics = None;
-                pieces.push((end - start, piece));
+                pieces.push((r.end - r.start, piece));
             }
         }
-        Ok(crate::source::deal(pieces, target_partitions, config))
+        Ok(deal(pieces, target_partitions, config))
     }
+}
+
+/// Deal byte-range pieces of files (with their sizes) to `target_partitions`
+/// partitions, largest first onto the least loaded; in each partition the
+/// pieces stay in file order. `None` when there is nothing to split.
+fn deal(
+    pieces: Vec<(u64, PartitionedFile)>,
+    target_partitions: usize,
+    config: &FileScanConfig,
+) -> Option<FileScanConfig> {
+    if pieces.len() <= 1 {
+        return None;
+    }
+    let n = target_partitions.min(pieces.len());
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(pieces[i].0));
+    let mut load = vec![0u64; n];
+    let mut owner = vec![0usize; pieces.len()];
+    for i in order {
+        let g = (0..n).min_by_key(|&g| (load[g], g)).unwrap_or(0);
+        load[g] += pieces[i].0;
+        owner[i] = g;
+    }
+    let mut groups: Vec<Vec<PartitionedFile>> = vec![Vec::new(); n];
+    for (i, (_, piece)) in pieces.into_iter().enumerate() {
+        groups[owner[i]].push(piece);
+    }
+    let mut out = config.clone();
+    out.file_groups = groups.into_iter().filter(|g| !g.is_empty()).map(FileGroup::new).collect();
+    Some(out)
 }

@@ -1,11 +1,10 @@
 //! [`SwathCsvTable`]: a swath CSV table as a table provider of its own
 //! type. It scans through DataFusion's listing table (which lists the
-//! files and hands them to [`SwathCsvFormat`]), and it is its own type so
+//! files and hands them to [`SwathCsvFormat`](crate::SwathCsvFormat)), and it is its own type so
 //! that a plan shipped to another process (a Ballista scheduler) carries it
 //! through swath's codec: DataFusion's protobuf form of a listing table
 //! knows only DataFusion's own file formats.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -15,13 +14,14 @@ use datafusion::common::{Constraints, Statistics};
 use datafusion::datasource::listing::{
     ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl,
 };
-use datafusion::error::{DataFusionError, Result};
+use datafusion::error::Result;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown, TableType};
 use datafusion::physical_plan::ExecutionPlan;
 
-use crate::format::SwathCsvFormat;
-use crate::options::SwathCsvOptions;
-use crate::plan_cache::PlanCache;
+use super::options::SwathCsvOptions;
+use super::plan_cache::PlanCache;
+use super::scan::SwathCsvFormat;
+use crate::scan::listing::{listing_options, store_url_of};
 
 /// A CSV file, or a directory of CSV files, read by swath.
 #[derive(Debug)]
@@ -36,12 +36,8 @@ impl SwathCsvTable {
     /// The options as a table at `path` uses them: a URL's store noted.
     pub(crate) fn resolve(path: &str, options: SwathCsvOptions) -> Result<SwathCsvOptions> {
         let mut options = options;
-        if swath::remote::is_url(path) && options.store_url.is_none() {
-            // The object store for this URL must be registered with the
-            // session (DataFusion lists and sizes the objects through it);
-            // swath then reads each object by its URL.
-            let url = url::Url::parse(path).map_err(|e| DataFusionError::External(Box::new(e)))?;
-            options.store_url = Some(url[..url::Position::BeforePath].to_string());
+        if options.store_url.is_none() {
+            options.store_url = store_url_of(path)?;
         }
         Ok(options)
     }
@@ -59,14 +55,7 @@ impl SwathCsvTable {
         options: &SwathCsvOptions,
         cache: Arc<PlanCache>,
     ) -> ListingOptions {
-        let is_dir = path.ends_with('/') || Path::new(path).is_dir();
-        let ext = match (&options.file_extension, is_dir) {
-            (_, false) => String::new(),
-            (Some(e), true) => e.clone(),
-            (None, true) => ".csv".to_string(),
-        };
-        ListingOptions::new(Arc::new(SwathCsvFormat::with_cache(options.clone(), cache)))
-            .with_file_extension(ext)
+        listing_options(path, SwathCsvFormat::with_cache(options.clone(), cache))
     }
 
     /// The table at `path` read with `options` (resolved) and this schema.

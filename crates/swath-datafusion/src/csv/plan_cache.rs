@@ -12,7 +12,7 @@ use std::time::SystemTime;
 use swath_csv::index::{plan_from_index, IndexCheck};
 use swath_csv::{plan_splits, SplitPlan, SplitSize};
 
-use crate::options::SwathCsvOptions;
+use super::options::SwathCsvOptions;
 
 /// A file as it was when planned: a plan of another length or time is not
 /// this file's any more.
@@ -115,7 +115,7 @@ impl PlanCache {
         plan: SplitPlan,
         planned_len: u64,
     ) -> datafusion::error::Result<()> {
-        let key = Self::key(path).map_err(|e| crate::error::from_csv(e, path))?;
+        let key = Self::key(path).map_err(|e| super::error::from_csv(e, path))?;
         if key.len != planned_len {
             return Err(datafusion::error::DataFusionError::Execution(format!(
                 "{}: {} bytes here, {} bytes where the query was planned: it changed \
