@@ -31,7 +31,6 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use crate::error::Result;
-use crate::parquet_sink::ParquetOptions;
 
 /// Batches in flight to each encoder thread: enough to keep it busy while
 /// the decoder makes the next, few enough that memory stays flat.
@@ -57,6 +56,14 @@ struct Encoder {
     leaves: Vec<usize>,
 }
 
+/// When a row group closes: after this many rows, or once its encoded
+/// size reaches this many bytes (the sink's options say which).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RowGroupLimits {
+    pub(crate) rows: usize,
+    pub(crate) bytes: usize,
+}
+
 /// A Parquet file whose column chunks are encoded on `threads` threads.
 pub(crate) struct ParallelEncoder<W: Write + Send> {
     file: SerializedFileWriter<W>,
@@ -74,18 +81,20 @@ pub(crate) struct ParallelEncoder<W: Write + Send> {
 }
 
 impl<W: Write + Send> ParallelEncoder<W> {
-    /// Start a file of `schema` on `out` with `threads` encoder threads.
+    /// Start a file of `schema` on `out`, written with `props`, with
+    /// `threads` encoder threads.
     pub(crate) fn new(
         out: W,
         schema: SchemaRef,
-        opts: &ParquetOptions,
+        props: WriterProperties,
+        limits: RowGroupLimits,
         threads: usize,
     ) -> Result<ParallelEncoder<W>> {
         // ArrowWriter writes the same file metadata (the Arrow schema
         // included) as the one-thread path; from it come the file writer
         // and the factory of column writers.
-        let writer = ArrowWriter::try_new(out, schema.clone(), Some(opts.properties()))?;
-        ParallelEncoder::continuing(writer, schema, opts, threads)
+        let writer = ArrowWriter::try_new(out, schema.clone(), Some(props))?;
+        ParallelEncoder::continuing(writer, schema, limits, threads)
     }
 
     /// Go on with the file of `writer` (its open row group closed first)
@@ -93,7 +102,7 @@ impl<W: Write + Send> ParallelEncoder<W> {
     pub(crate) fn continuing(
         mut writer: ArrowWriter<W>,
         schema: SchemaRef,
-        opts: &ParquetOptions,
+        limits: RowGroupLimits,
         threads: usize,
     ) -> Result<ParallelEncoder<W>> {
         writer.flush()?;
@@ -116,8 +125,8 @@ impl<W: Write + Send> ParallelEncoder<W> {
             leaf_count,
             row_groups,
             group_rows: 0,
-            max_rows: opts.row_group_rows.max(1),
-            max_bytes: opts.row_group_bytes.max(1),
+            max_rows: limits.rows.max(1),
+            max_bytes: limits.bytes.max(1),
         })
     }
 

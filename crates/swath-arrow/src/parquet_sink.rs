@@ -12,7 +12,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
-use crate::encode::ParallelEncoder;
+use crate::encode::{ParallelEncoder, RowGroupLimits};
 use crate::error::Result;
 
 /// Parquet compression.
@@ -76,6 +76,11 @@ impl ParquetOptions {
             .set_created_by(format!("swath {}", env!("CARGO_PKG_VERSION")))
             .build()
     }
+
+    /// When the encoder closes a row group.
+    fn row_group_limits(&self) -> RowGroupLimits {
+        RowGroupLimits { rows: self.row_group_rows, bytes: self.row_group_bytes }
+    }
 }
 
 /// The encoder threads ([`ParquetOptions::encode_threads`]) that go with
@@ -126,7 +131,13 @@ impl<W: Write + Send> ParquetSink<W> {
     /// The writer's (an unsupported type).
     pub fn new(out: W, schema: SchemaRef, opts: &ParquetOptions) -> Result<ParquetSink<W>> {
         let w = if opts.encode_threads > 1 {
-            let w = ParallelEncoder::new(out, schema.clone(), opts, opts.encode_threads)?;
+            let w = ParallelEncoder::new(
+                out,
+                schema.clone(),
+                opts.properties(),
+                opts.row_group_limits(),
+                opts.encode_threads,
+            )?;
             Encoding::Threads(w)
         } else {
             Encoding::Here(ArrowWriter::try_new(out, schema.clone(), Some(opts.properties()))?)
@@ -163,8 +174,12 @@ impl<W: Write + Send> ParquetSink<W> {
         if let Some(Encoding::Here(_)) = self.w {
             let Some(Encoding::Here(w)) = self.w.take() else { return Err(broken()) };
             let schema = self.schema.clone();
-            self.w =
-                Some(Encoding::Threads(ParallelEncoder::continuing(w, schema, &self.opts, 1)?));
+            self.w = Some(Encoding::Threads(ParallelEncoder::continuing(
+                w,
+                schema,
+                self.opts.row_group_limits(),
+                1,
+            )?));
         }
         match self.w.as_mut() {
             Some(Encoding::Threads(w)) => Ok(w),

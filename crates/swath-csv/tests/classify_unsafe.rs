@@ -4,7 +4,7 @@
 //! the CPU has against the scalar twin at every alignment of a short
 //! input, then records read through each kernel at small buffer sizes.
 
-use swath_csv::classify::{Kernel, BLOCK};
+use swath_csv::classify::{Classify, Kernel, BLOCK};
 use swath_csv::ReaderBuilder;
 use swath_testkit::{Chunked, Rng};
 

@@ -11,6 +11,39 @@
 //! one log share their key order; `crate::key_order`), then looked up.
 //! Keys the schema does not have are validated and skipped; fields missing
 //! from an object are null.
+//!
+//! # Changing this file safely
+//!
+//! What is clever, and what breaks if you touch it:
+//!
+//! - **Guessed keys are not read.** When the key order of the previous
+//!   line predicts the next key, the decoder only checks that the bytes
+//!   there are that key, quotes and all (`c.eat`), and never parses it.
+//!   Anything that needs a key's text (a hash for the duplicate check, an
+//!   error message) must get it from `KeyOrder` (`skipped_hash`), not
+//!   from the line; and a guess must match the key's raw bytes exactly,
+//!   escapes included, or `"a"` and `"\u0061"` would be told apart.
+//! - **Every key once.** A field seen twice in one object is an error,
+//!   found by the `seen` generation stamps for the schema's fields and by
+//!   `Keys` for the skipped ones. Every reader of JSON in swath (this
+//!   decoder, inference, `select`, `check`) refuses the same lines with
+//!   the same error at the same byte; a change here that accepts or
+//!   refuses a different line breaks that.
+//! - **Columns stay aligned.** A line either adds exactly one value (or a
+//!   null) to every column of every struct, or fails; after a failure the
+//!   builders are in an unknown state and the caller must `reset`. Any new
+//!   branch that returns early from `StructCol::object` must leave the
+//!   columns no worse than that.
+//! - **Depth is bounded.** `MAX_DEPTH` is checked on entry to each object
+//!   and array, so a hostile line cannot overflow the stack; skipped
+//!   values (`skip_value`) carry the depth too.
+//!
+//! Which tests tell you: `tests/read.rs` (values against arrow-json,
+//! errors with positions, key orders learned and broken, repeated keys
+//! also when guessed, parallel against sequential); the JSON readers'
+//! agreement test in swath-cli (`json_readers_agree.rs`); and the fuzz
+//! target `json_lines` (`fuzz/json_checks.rs`), which checks the decoder
+//! against `serde_json` on the same bytes.
 
 use std::collections::HashMap;
 use std::sync::Arc;

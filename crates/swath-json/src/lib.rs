@@ -3,7 +3,7 @@
 //! A JSON-lines record cannot hold a raw newline, so every line start is a
 //! record start: a regular file (or a remote object) is cut into byte
 //! ranges read on many threads, each owning the lines that start in it,
-//! and the results come back in file order ([`chunks`]). Streams (pipes,
+//! and the results come back in file order ([`swath::line_chunks`], the driver every line-framed format shares). Streams (pipes,
 //! gzip, zstd) are read front to back the same way on one thread.
 //!
 //! - [`scan`]: the JSON grammar, our own (chosen by measurement over
@@ -54,7 +54,6 @@
 #![deny(missing_docs)]
 
 mod batches;
-pub mod chunks;
 pub mod decode;
 mod error;
 pub mod infer;

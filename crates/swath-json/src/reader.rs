@@ -1,6 +1,8 @@
-//! [`JsonReader`]: JSON lines from any [`Source`] into Arrow batches, in
-//! file order, on every core for a regular file or a remote object; and
-//! the passes that need no batches: schema inference, `count`, `check`.
+//! [`JsonReaderBuilder`]: JSON lines from any [`Source`] into Arrow
+//! batches, in file order, on every core for a regular file or a remote
+//! object ([`JsonReaderBuilder::for_each_batch`], [`RangeBatches`] for a
+//! byte range); and the passes that need no batches: schema inference,
+//! `count`, `check`.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -12,10 +14,10 @@ use swath::range::read_full_at;
 use swath::{Position, Source};
 pub use swath_arrow::Infer;
 
-use crate::chunks::{for_each_chunk, locate, read_chunk, Cutting, Lines};
 use crate::decode::{Bad, Decoder};
 use crate::error::{Error, Result};
 use crate::infer::{schema_of, Inference, Obj};
+use swath::line_chunks::{for_each_chunk, locate, read_chunk, Cutting, Lines};
 
 /// The batch size: 16Ki rows, as the CSV side.
 pub const DEFAULT_BATCH_SIZE: usize = 16 * 1024;
@@ -124,7 +126,7 @@ impl JsonReaderBuilder {
         self
     }
 
-    /// How the input is cut (for [`crate::chunks::for_each_chunk`]).
+    /// How the input is cut (for [`swath::line_chunks::for_each_chunk`]).
     pub fn cutting(&self) -> Cutting {
         self.cut
     }
@@ -203,7 +205,7 @@ impl JsonReaderBuilder {
             Infer::Full => {
                 let mut all = Inference::default();
                 let mut fail = None;
-                for_each_chunk(
+                for_each_chunk::<_, Error, _, _>(
                     src,
                     self.cut,
                     |lines| {
@@ -260,7 +262,7 @@ impl JsonReaderBuilder {
                         head_bytes.extend_from_slice(&buf[..n]);
                         seen = head_bytes.iter().filter(|&&b| b == b'\n').count();
                     }
-                    let body = head_bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head_bytes);
+                    let body = head_bytes.strip_prefix(swath::UTF8_BOM).unwrap_or(&head_bytes);
                     for (i, line) in body.split(|&b| b == b'\n').enumerate() {
                         if i >= head {
                             break;
@@ -295,7 +297,7 @@ impl JsonReaderBuilder {
         let batch_size = self.batch_size;
         let mut records = 0u64;
         let mut fail = None;
-        for_each_chunk(
+        for_each_chunk::<_, Error, _, _>(
             src,
             self.cut,
             |lines| decode_chunk(lines, &schema, batch_size),
@@ -357,7 +359,7 @@ impl JsonReaderBuilder {
         let path = src.path().map(|p| p.to_path_buf());
         let mut total = Counted::default();
         let mut fail = None;
-        for_each_chunk(
+        for_each_chunk::<_, Error, _, _>(
             src,
             self.cut,
             |lines| {
@@ -408,7 +410,7 @@ impl JsonReaderBuilder {
             Decoder::new(s.clone())?;
         }
         let mut total = Counted::default();
-        for_each_chunk(
+        for_each_chunk::<_, Error, _, _>(
             src,
             self.cut,
             |lines| {
@@ -678,7 +680,7 @@ impl RangeBatches {
     ///
     /// A line that is not one object or does not fit the schema, a line
     /// over the limit, a read error; with the record and line found by
-    /// reading the file up to it ([`crate::chunks::locate`]).
+    /// reading the file up to it ([`swath::line_chunks::locate`]).
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         loop {
             if let Some(b) = self.queue.pop_front() {
@@ -695,7 +697,7 @@ impl RangeBatches {
             let spare = std::mem::take(&mut self.spare);
             let piece =
                 read_chunk(&*self.file, self.len, self.next..stop, self.cut.max_line, spare)
-                    .map_err(|e| self.named(e))?;
+                    .map_err(|e| self.named(e.into()))?;
             self.next = stop;
             let mut lines = piece.lines(self.cut.max_line);
             let out = decode_chunk(&mut lines, &self.schema, self.batch_size);
@@ -703,10 +705,10 @@ impl RangeBatches {
             self.spare = piece.buf;
             self.queue.extend(out.batches);
             if let Some((_, _, off, bad)) = out.bad {
-                let (line, before) = locate(&*self.file, off).map_err(|e| self.named(e))?;
+                let (line, before) = locate(&*self.file, off).map_err(|e| self.named(e.into()))?;
                 self.pending = Some(line_error(&self.name, line, before + 1, off, &bad));
             } else if let Some(byte) = stopped {
-                let (line, _) = locate(&*self.file, byte).map_err(|e| self.named(e))?;
+                let (line, _) = locate(&*self.file, byte).map_err(|e| self.named(e.into()))?;
                 let e =
                     swath::Error::new(swath::ErrorKind::LineTooLong { limit: self.cut.max_line });
                 self.pending = Some(self.named(Error::Read(e.at(Position::new(byte, line, 0)))));

@@ -45,11 +45,15 @@ mod error;
 mod feed;
 mod fills;
 pub mod index;
+pub mod kernel;
+pub mod line_chunks;
 mod lines;
 pub mod memory;
 pub mod mmap;
+mod open;
 pub mod parallel;
 pub mod range;
+mod read_at;
 pub mod remote;
 mod source;
 pub mod swar;
@@ -65,3 +69,7 @@ pub use mmap::SafeMap;
 pub use parallel::Parallel;
 pub use range::{Framing, LineFraming, RangeReader, ReadAt};
 pub use source::Source;
+
+/// The UTF-8 byte order mark: skipped at the start of an input by every
+/// reader (CSV, JSON lines), written first by `--bom` writers.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";

@@ -7,13 +7,13 @@
 //! Two neighbours snap the shared boundary the same way, so every record is
 //! processed exactly once.
 
-use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
-use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Position, Result};
+pub use crate::open::open_ranged;
+pub use crate::read_at::{read_full_at, ReadAt};
 
 /// The nominal ranges of `chunk` bytes (the last one shorter) covering `0..len`.
 ///
@@ -40,54 +40,6 @@ pub fn nth_range(len: u64, chunk: u64, i: usize) -> Range<u64> {
     let chunk = chunk.max(1);
     let start = (i as u64).saturating_mul(chunk).min(len);
     start..start.saturating_add(chunk).min(len)
-}
-
-/// Anything that reads bytes at an offset without a shared cursor: a local
-/// file (`pread`), or a remote object read by ranged GETs (swath-remote).
-/// Every range, split and framing below reads through this, so a remote
-/// object gets the same exact splits as a file.
-///
-/// Like `pread`, a read may return fewer bytes than asked for before the
-/// end; `Ok(0)` means `offset` is at or past the end.
-pub trait ReadAt: Send + Sync {
-    /// Read into `buf` from `offset`; returns the bytes read.
-    ///
-    /// # Errors
-    ///
-    /// The source's I/O error (for a remote object, one that names its URL
-    /// and the byte offset).
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
-}
-
-impl ReadAt for File {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        let n = FileExt::read_at(self, buf, offset)?;
-        crate::memory::read_done(self, offset, n);
-        Ok(n)
-    }
-}
-
-/// Bytes in memory: what a stream's last bytes, kept, are read as by the
-/// code that reads files by ranges (`swath tail` of a compressed file).
-impl ReadAt for [u8] {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        let start = usize::try_from(offset).unwrap_or(usize::MAX).min(self.len());
-        let n = buf.len().min(self.len() - start);
-        buf[..n].copy_from_slice(&self[start..start + n]);
-        Ok(n)
-    }
-}
-
-impl<T: ReadAt + ?Sized> ReadAt for Arc<T> {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        (**self).read_at(buf, offset)
-    }
-}
-
-impl<T: ReadAt + ?Sized> ReadAt for &T {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        (**self).read_at(buf, offset)
-    }
 }
 
 /// Reads a file from an offset with `pread`, so many threads can share one
@@ -141,22 +93,6 @@ pub fn read_bounded(
     let n = src.read_at(&mut buf[..want], *pos)?;
     *pos += n as u64;
     Ok(n)
-}
-
-/// Open `path` to read by ranges: a local file (its length from its
-/// metadata), or a URL through the installed opener ([`crate::remote`]).
-///
-/// # Errors
-///
-/// The open error, with the path.
-pub fn open_ranged(path: &std::path::Path) -> Result<(Arc<dyn ReadAt>, u64)> {
-    if let Some(url) = crate::remote::as_url(path) {
-        return crate::remote::open(url);
-    }
-    let with_path = |e: io::Error| Error::from(e).with_path(path);
-    let file = File::open(path).map_err(with_path)?;
-    let len = file.metadata().map_err(with_path)?.len();
-    Ok((Arc::new(file), len))
 }
 
 /// An owned reader of a ranged source from one byte to an end: what a
@@ -216,26 +152,6 @@ pub fn read_range_exact(file: &dyn ReadAt, range: Range<u64>, buf: &mut [u8]) ->
         }
     }
     Ok(())
-}
-
-/// Read from `offset` until `buf` is full or the file ends, retrying short
-/// reads and `Interrupted` (a `read_at` may return fewer bytes than asked
-/// long before the end). Returns the bytes read.
-///
-/// # Errors
-///
-/// The first I/O error other than `Interrupted`.
-pub fn read_full_at(file: &dyn ReadAt, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    let mut done = 0;
-    while done < buf.len() {
-        match file.read_at(&mut buf[done..], offset + done as u64) {
-            Ok(0) => break,
-            Ok(n) => done += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(done)
 }
 
 /// How record boundaries are found, so the parallel driver can snap ranges

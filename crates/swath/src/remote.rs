@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use crate::error::{Error, Result};
-use crate::range::ReadAt;
+use crate::read_at::ReadAt;
 
 /// Opens a URL: the object's bytes by ranges and its length.
 pub type Opener = fn(&str) -> Result<(Arc<dyn ReadAt>, u64)>;

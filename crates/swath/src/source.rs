@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::decompress::{sniff, Compression, Decoded, MAGIC_LEN};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
+use crate::open::{open_path, Opened};
 use crate::range::ReadAt;
 
 /// An opened input.
@@ -42,7 +43,7 @@ impl Source {
     /// # Errors
     ///
     /// The open error (not found, permission denied) with the path, or
-    /// [`ErrorKind::IsADirectory`]: Linux lets `open` succeed on a directory
+    /// [`ErrorKind::IsADirectory`](crate::ErrorKind::IsADirectory): Linux lets `open` succeed on a directory
     /// and fails every `read`, so we check up front.
     pub fn open(path: impl AsRef<Path>) -> Result<Source> {
         Source::open_raw(path)?.decompressed()
@@ -59,22 +60,12 @@ impl Source {
         if path == Path::new("-") {
             return Ok(Source::stdin_raw());
         }
-        if let Some(url) = crate::remote::as_url(path) {
-            let (src, len) = crate::remote::open(url)?;
-            return Ok(Source::ranged(src, len, url));
-        }
-        let fail = |e: Error| e.with_path(path);
-        let file = File::open(path).map_err(|e| fail(e.into()))?;
-        let meta = file.metadata().map_err(|e| fail(e.into()))?;
-        if meta.is_dir() {
-            return Err(fail(Error::new(ErrorKind::IsADirectory)));
-        }
-        // A "regular file" of length 0 may be a /proc file that has content:
-        // read those as streams, to their real end.
-        let inner = if meta.is_file() && meta.len() > 0 {
-            Inner::File { file, len: meta.len() }
-        } else {
-            Inner::Stream(Box::new(file))
+        let inner = match open_path(path)? {
+            Opened::Remote { src, len } => return Ok(Source::ranged(src, len, path)),
+            Opened::File { file, len } => Inner::File { file, len },
+            // A "regular file" of length 0 may be a /proc file that has
+            // content: read those as streams, to their real end.
+            Opened::Stream { file, .. } => Inner::Stream(Box::new(file)),
         };
         Ok(Source { inner, path: Some(path.to_path_buf()), compression: Compression::None })
     }

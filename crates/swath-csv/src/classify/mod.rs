@@ -16,7 +16,7 @@ mod x86_64;
 /// Bytes per classified block: one bit per byte of a `u64` mask.
 pub const BLOCK: usize = 64;
 
-/// Blocks the reader classifies per call ([`Kernel::reader_masks`]):
+/// Blocks the reader classifies per call ([`reader_masks`]):
 /// a call's fixed cost (dispatch, needle broadcasts, spills) was about 55
 /// of the 80 instructions it took for one block (callgrind), paid about
 /// once a record. Typed scan, instructions a record: 1 block 746, 4 blocks
@@ -24,90 +24,41 @@ pub const BLOCK: usize = 64;
 /// classified ahead costs nothing that matters against a 256 KiB buffer.
 pub(crate) const RUN: usize = 16;
 
-/// A classifier implementation. Only kernels the CPU supports can be
+/// The classifier's kernels: the CPU's instruction level, swath's one
+/// token ([`swath::kernel`]); only kernels the CPU supports can be
 /// constructed, so running one is always safe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Kernel(Imp);
+pub use swath::kernel::Kernel;
+use swath::kernel::Level;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Imp {
-    Scalar,
-    #[cfg(target_arch = "x86_64")]
-    Sse2,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
-
-impl Kernel {
-    /// One byte at a time: the slow, obvious twin.
-    pub fn scalar() -> Kernel {
-        Kernel(Imp::Scalar)
-    }
-
-    /// 16 bytes at a time, when the CPU has SSE2 (every x86_64 CPU).
-    pub fn sse2() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            Some(Kernel(Imp::Sse2))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        None
-    }
-
-    /// 32 bytes at a time, when the CPU has AVX2.
-    pub fn avx2() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx2") {
-                return Some(Kernel(Imp::Avx2));
-            }
-            None
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        None
-    }
-
-    /// The fastest kernel this CPU supports.
-    pub fn detect() -> Kernel {
-        Kernel::avx2().or_else(Kernel::sse2).unwrap_or_else(Kernel::scalar)
-    }
-
-    /// Every kernel this CPU can run, slowest first.
-    pub fn available() -> Vec<Kernel> {
-        [Some(Kernel::scalar()), Kernel::sse2(), Kernel::avx2()].into_iter().flatten().collect()
-    }
-
-    /// A short name: `scalar`, `sse2` or `avx2`.
-    pub fn name(self) -> &'static str {
-        match self.0 {
-            Imp::Scalar => "scalar",
-            #[cfg(target_arch = "x86_64")]
-            Imp::Sse2 => "sse2",
-            #[cfg(target_arch = "x86_64")]
-            Imp::Avx2 => "avx2",
-        }
-    }
-
+/// Classifying with a [`Kernel`]: bring this trait into scope to call
+/// [`masks`](Classify::masks) on one.
+pub trait Classify: Copy {
     /// One mask per needle over `block`: bit `i` of `out[k]` is set when
     /// `block[i] == needles[k]`.
-    #[inline]
-    pub fn masks<const N: usize>(self, block: &[u8; BLOCK], needles: &[u8; N]) -> [u64; N] {
-        match self.0 {
-            Imp::Scalar => scalar::masks(block, needles),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            Imp::Sse2 => unsafe { x86_64::masks_sse2(block, needles) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Imp::Avx2` is only built by `Kernel::avx2`, after
-            // checking that the CPU supports AVX2.
-            Imp::Avx2 => unsafe { x86_64::masks_avx2(block, needles) },
-        }
-    }
+    fn masks<const N: usize>(self, block: &[u8; BLOCK], needles: &[u8; N]) -> [u64; N];
 
     /// Like [`masks`](Self::masks) for a block of up to 64 bytes: bits past
     /// `block.len()` are clear.
+    fn masks_partial<const N: usize>(self, block: &[u8], needles: &[u8; N]) -> [u64; N];
+}
+
+impl Classify for Kernel {
     #[inline]
-    pub fn masks_partial<const N: usize>(self, block: &[u8], needles: &[u8; N]) -> [u64; N] {
+    fn masks<const N: usize>(self, block: &[u8; BLOCK], needles: &[u8; N]) -> [u64; N] {
+        match self.level() {
+            Level::Scalar => scalar::masks(block, needles),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            Level::Sse2 => unsafe { x86_64::masks_sse2(block, needles) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a kernel's `Avx2` level is only made by `Kernel::avx2`,
+            // after checking that the CPU supports AVX2.
+            Level::Avx2 => unsafe { x86_64::masks_avx2(block, needles) },
+        }
+    }
+
+    #[inline]
+    fn masks_partial<const N: usize>(self, block: &[u8], needles: &[u8; N]) -> [u64; N] {
         if let Ok(full) = <&[u8; BLOCK]>::try_from(block) {
             return self.masks(full, needles);
         }
@@ -121,37 +72,59 @@ impl Kernel {
         }
         out
     }
+}
 
-    /// The masks the CSV reader needs from needles `[delim, quote, \r, \n,
-    /// escape]`, for up to [`RUN`] blocks at once: for block `j` of `data`,
-    /// "outside" (any of the first four: what ends or opens things outside
-    /// quotes), "inside" (quote, `\n`, escape) and "delim" (the delimiter
-    /// alone). The same as OR-ing [`masks`](Self::masks) (the tests check),
-    /// with the ORs done before the bit extraction. Returns how many bytes
-    /// were classified (`data.len()`, at most `RUN * BLOCK`); bits past
-    /// them are clear.
+/// The masks the CSV reader needs from needles `[delim, quote, \r, \n,
+/// escape]`, for up to [`RUN`] blocks at once: for block `j` of `data`,
+/// "outside" (any of the first four: what ends or opens things outside
+/// quotes), "inside" (quote, `\n`, escape) and "delim" (the delimiter
+/// alone). The same as OR-ing [`Classify::masks`] (the tests check),
+/// with the ORs done before the bit extraction. Returns how many bytes
+/// were classified (`data.len()`, at most `RUN * BLOCK`); bits past
+/// them are clear.
+#[inline]
+pub(crate) fn reader_masks(kernel: Kernel, data: &[u8], n: &[u8; 5], out: &mut RunMasks) -> usize {
+    let data = &data[..data.len().min(RUN * BLOCK)];
+    match kernel.level() {
+        Level::Scalar => run_blocks(data, out, |b| {
+            let [d, q, cr, lf, e] = scalar::masks(b, n);
+            [d | q | cr | lf, q | e | lf, d]
+        }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        Level::Sse2 => unsafe { x86_64::reader_masks_sse2(data, n, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a kernel's `Avx2` level is only made by `Kernel::avx2`,
+        // after checking that the CPU supports AVX2.
+        Level::Avx2 => unsafe { x86_64::reader_masks_avx2(data, n, out) },
+    }
+    data.len()
+}
+
+/// What the CSV reader classifies with: a kernel and its needles
+/// `[delim, quote, \r, \n, escape]` (quote `\n` when quoting is off,
+/// escape the quote when there is none). The reader's state machine owns
+/// one and lends it to its cursor of cached masks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ReaderClassifier {
+    kernel: Kernel,
+    needles: [u8; 5],
+}
+
+impl ReaderClassifier {
+    pub(crate) fn new(kernel: Kernel, needles: [u8; 5]) -> ReaderClassifier {
+        ReaderClassifier { kernel, needles }
+    }
+
+    /// [`reader_masks`] of `data` with these needles.
     #[inline]
-    pub(crate) fn reader_masks(self, data: &[u8], n: &[u8; 5], out: &mut RunMasks) -> usize {
-        let data = &data[..data.len().min(RUN * BLOCK)];
-        match self.0 {
-            Imp::Scalar => run_blocks(data, out, |b| {
-                let [d, q, cr, lf, e] = scalar::masks(b, n);
-                [d | q | cr | lf, q | e | lf, d]
-            }),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: SSE2 is part of the x86_64 baseline.
-            Imp::Sse2 => unsafe { x86_64::reader_masks_sse2(data, n, out) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Imp::Avx2` is only built by `Kernel::avx2`, after
-            // checking that the CPU supports AVX2.
-            Imp::Avx2 => unsafe { x86_64::reader_masks_avx2(data, n, out) },
-        }
-        data.len()
+    pub(crate) fn classify(&self, data: &[u8], out: &mut RunMasks) -> usize {
+        reader_masks(self.kernel, data, &self.needles, out)
     }
 }
 
 /// The reader's masks of a run of up to [`RUN`] blocks (see
-/// [`Kernel::reader_masks`]).
+/// [`reader_masks`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RunMasks {
     pub(crate) outside: [u64; RUN],
@@ -180,12 +153,6 @@ fn run_blocks(data: &[u8], out: &mut RunMasks, mut f: impl FnMut(&[u8; BLOCK]) -
         let keep = (1u64 << rest.len()) - 1;
         let [o, i, d] = f(&pad);
         [out.outside[j], out.inside[j], out.delim[j]] = [o & keep, i & keep, d & keep];
-    }
-}
-
-impl Default for Kernel {
-    fn default() -> Kernel {
-        Kernel::detect()
     }
 }
 
@@ -221,7 +188,7 @@ mod tests {
                     let data = &data[lead * 7..lead * 7 + len];
                     let mut m =
                         RunMasks { outside: [!0; RUN], inside: [!0; RUN], delim: [!0; RUN] };
-                    let n = k.reader_masks(data, &needles, &mut m);
+                    let n = reader_masks(k, data, &needles, &mut m);
                     assert_eq!(n, len.min(RUN * BLOCK));
                     for (j, c) in data[..n].chunks(BLOCK).enumerate() {
                         let [d, q, cr, lf, e] = Kernel::scalar().masks_partial(c, &needles);

@@ -11,7 +11,7 @@
 //! each one against the real reader.
 
 use super::bits::prefix_xor;
-use crate::classify::{Kernel, BLOCK};
+use crate::classify::{Classify, Kernel, BLOCK};
 
 /// What one chunk holds. Index 0 of each pair is "the chunk starts outside
 /// quotes", index 1 "the chunk starts inside a quoted field".

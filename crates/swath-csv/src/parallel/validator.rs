@@ -23,7 +23,7 @@
 use super::bits::prefix_xor;
 #[cfg(target_arch = "x86_64")]
 use super::bits::prefix_xor_clmul;
-use crate::classify::{Kernel, BLOCK};
+use crate::classify::{Classify, Kernel, BLOCK};
 use crate::reader::config::Config;
 use crate::FieldCount;
 

@@ -1,8 +1,7 @@
 //! Where the next byte that matters is: classifier masks of a run of
 //! blocks, cached across records until the buffer is refilled.
 
-use super::machine::Machine;
-use crate::classify::{RunMasks, BLOCK, RUN};
+use crate::classify::{ReaderClassifier, RunMasks, BLOCK, RUN};
 
 /// Cached masks of a run of up to [`RUN`] 64-byte blocks, addressed by
 /// absolute input offset so that they stay valid from one record to the
@@ -46,7 +45,7 @@ impl Cursor {
     #[inline(always)]
     pub(super) fn next(
         &mut self,
-        m: &Machine,
+        c: &ReaderClassifier,
         data: &[u8],
         off: u64,
         pos: usize,
@@ -59,7 +58,7 @@ impl Cursor {
                 return Some(pos + mask.trailing_zeros() as usize);
             }
         }
-        self.next_block(m, data, off, pos, quoted)
+        self.next_block(c, data, off, pos, quoted)
     }
 
     /// The outside-quotes and delimiter masks from `pos` on (bit 0 is
@@ -68,7 +67,7 @@ impl Cursor {
     #[inline(always)]
     pub(super) fn outside_at(
         &mut self,
-        m: &Machine,
+        c: &ReaderClassifier,
         data: &[u8],
         off: u64,
         pos: usize,
@@ -77,17 +76,17 @@ impl Cursor {
         if rel < self.len as u64 {
             return Some(self.outside_delim(rel as usize));
         }
-        self.load(m, data, off, pos)?;
+        self.load(c, data, off, pos)?;
         Some(self.outside_delim(0))
     }
 
     /// Classify the run of blocks that starts at `pos`.
     #[inline(never)]
-    fn load(&mut self, m: &Machine, data: &[u8], off: u64, pos: usize) -> Option<()> {
+    fn load(&mut self, c: &ReaderClassifier, data: &[u8], off: u64, pos: usize) -> Option<()> {
         if pos >= data.len() {
             return None;
         }
-        self.len = m.kernel.reader_masks(&data[pos..], &m.needles, &mut self.m);
+        self.len = c.classify(&data[pos..], &mut self.m);
         self.base = off + pos as u64;
         Some(())
     }
@@ -96,7 +95,7 @@ impl Cursor {
     #[inline(never)]
     fn next_block(
         &mut self,
-        m: &Machine,
+        c: &ReaderClassifier,
         data: &[u8],
         off: u64,
         mut pos: usize,
@@ -105,7 +104,7 @@ impl Cursor {
         loop {
             let mut rel = (off + pos as u64).wrapping_sub(self.base);
             if rel >= self.len as u64 {
-                self.load(m, data, off, pos)?;
+                self.load(c, data, off, pos)?;
                 rel = 0;
             }
             let (mask, covered) = self.at(rel as usize, quoted);

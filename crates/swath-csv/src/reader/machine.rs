@@ -9,11 +9,45 @@
 //! outside this hot loop. The machine never looks at a byte twice and keeps
 //! its state across buffer refills, so a record spanning many refills costs
 //! O(its length).
+//!
+//! # Changing this file safely
+//!
+//! What is clever, and what breaks if you touch it:
+//!
+//! - **Masks outlive a record.** The cursor (`cursor.rs`) keeps the masks
+//!   of 16 classified blocks, addressed by absolute input offset, from one
+//!   record to the next. A refill moves the buffer's bytes, so the reader
+//!   calls `Cursor::invalidate` after every refill; a new path that refills
+//!   without it reads stale masks: wrong fields, no crash.
+//! - **Spans written through a raw pointer.** `fast_fields` reserves 64
+//!   spans per block and writes one span per set bit of that block's mask.
+//!   Every `SAFETY` comment counts on that bound: write a span that is not
+//!   one bit's, or move the `reserve`, and it is undefined behaviour.
+//! - **The field limit checked late.** Delimiters of a block end fields
+//!   without a check each; the limit is checked after them, so that the
+//!   fast path stops at field `max + 1` exactly where the general machine
+//!   does, with the same error and position.
+//! - **State across refills.** Every `Step::More` leaves `s.pos` at the
+//!   first unread byte and the open field's start in `s.seg`; the quoted
+//!   fast path adds the newlines it saw to `s.lines` only when it succeeds
+//!   (it gives the field back to the general machine otherwise). Line
+//!   numbers in errors depend on both.
+//! - **One byte, one look.** No path reads a byte a second time; a change
+//!   that does (a look-behind at the previous byte, say) breaks on a
+//!   record that spans a refill, where that byte is gone.
+//!
+//! Which tests tell you: the unit test below (the fast path against the
+//! general machine, every kernel); `tests/differential.rs` (the reader
+//! against the `csv` crate on generated documents, every kernel and
+//! buffer size down to a few bytes); `tests/bad_inputs.rs` (every bad
+//! input through every reading path, with positions); miri on
+//! `tests/classify_unsafe.rs` in CI; and the fuzz targets `csv_vs_oracle`
+//! and `csv_chunked` (`docs/fuzzing.md`).
 
 use super::config::Config;
 use super::cursor::Cursor;
 use super::record::{Span, SCRATCH};
-use crate::classify::{Kernel, BLOCK};
+use crate::classify::{ReaderClassifier, BLOCK};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum State {
@@ -156,10 +190,8 @@ impl Progress {
 /// What the hot loop needs from the configuration, laid out flat.
 #[derive(Clone, Debug)]
 pub(crate) struct Machine {
-    pub(super) kernel: Kernel,
-    /// Delimiter, quote (or `\n` when quoting is off), `\r`, `\n`, escape
-    /// (or the quote when there is none).
-    pub(super) needles: [u8; 5],
+    /// The kernel and needles the cursor classifies with.
+    classifier: ReaderClassifier,
     delim: u8,
     quote: u8,
     double_quote: bool,
@@ -174,8 +206,7 @@ impl Machine {
         let quote = if cfg.quoting { cfg.quote } else { b'\n' };
         let escape = cfg.escape.filter(|_| cfg.quoting).unwrap_or(quote);
         Machine {
-            kernel: cfg.kernel,
-            needles: [cfg.delim, quote, b'\r', b'\n', escape],
+            classifier: ReaderClassifier::new(cfg.kernel, [cfg.delim, quote, b'\r', b'\n', escape]),
             delim: cfg.delim,
             quote,
             double_quote: cfg.double_quote,
@@ -205,7 +236,8 @@ impl Machine {
         let mut seg = s.seg;
         let mut at = s.pos;
         loop {
-            let Some((mask, delims, covered)) = cur.outside_at(self, data, off, at) else {
+            let Some((mask, delims, covered)) = cur.outside_at(&self.classifier, data, off, at)
+            else {
                 s.start_field(seg);
                 s.pos = data.len();
                 return Some(Step::More);
@@ -308,7 +340,7 @@ impl Machine {
             return None;
         }
         let mut newlines = 0;
-        let mut close = cur.next(self, data, off, i + 1, true)?;
+        let mut close = cur.next(&self.classifier, data, off, i + 1, true)?;
         if data[close] != self.quote {
             // Kept out of line: the common quoted field has no newline,
             // and the loop inlined here cost the plain records 1.5%.
@@ -355,7 +387,7 @@ impl Machine {
     ) -> Option<usize> {
         loop {
             // Inside quotes the mask stops at quotes, newlines and escapes.
-            let j = cur.next(self, data, off, pos, true)?;
+            let j = cur.next(&self.classifier, data, off, pos, true)?;
             match data[j] {
                 b if b == self.quote => return Some(j),
                 b'\n' => {
@@ -422,7 +454,7 @@ impl Machine {
         // Loop here rather than dispatch on the state again for every field.
         let mut pos = s.pos;
         loop {
-            let Some(i) = cur.next(self, data, off, pos, false) else {
+            let Some(i) = cur.next(&self.classifier, data, off, pos, false) else {
                 s.pos = data.len();
                 return Some(Step::More);
             };
@@ -485,7 +517,7 @@ impl Machine {
                     }
                 }
                 State::Quoted => {
-                    let Some(i) = cur.next(self, data, off, s.pos, true) else {
+                    let Some(i) = cur.next(&self.classifier, data, off, s.pos, true) else {
                         s.pos = data.len();
                         return Step::More;
                     };

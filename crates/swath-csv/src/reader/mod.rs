@@ -29,7 +29,7 @@ use cursor::Cursor;
 use machine::{Machine, Problem, Progress, State, Step};
 use record::{OwnedRecord, Record, Span};
 
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+use swath::UTF8_BOM as BOM;
 
 /// A fatal error, remembered so every later call reports it again.
 #[derive(Clone, Copy, Debug)]

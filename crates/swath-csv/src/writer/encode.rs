@@ -28,8 +28,7 @@ pub(crate) struct Encoder {
     fast: bool,
 }
 
-/// The UTF-8 byte order mark.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+use swath::UTF8_BOM as BOM;
 
 impl Encoder {
     pub(crate) fn new(cfg: Config) -> Encoder {

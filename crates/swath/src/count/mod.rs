@@ -11,82 +11,22 @@ mod x86_64;
 
 pub use input::{count_source, CountOptions};
 
-/// A counting implementation, for callers (tests, the lab) that want to
-/// force one instead of the best available. Only kernels the CPU supports
-/// can be constructed (as with `swath_csv::classify::Kernel`), so running
-/// one is always safe; kernels compare by value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Kernel(Imp);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Imp {
-    Scalar,
-    #[cfg(target_arch = "x86_64")]
-    Sse2,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
+/// The counting kernels: the CPU's instruction level ([`crate::kernel`]),
+/// which callers (tests, the lab) may force instead of the best available.
+pub use crate::kernel::Kernel;
+use crate::kernel::Level;
 
 impl Kernel {
-    /// One byte at a time: the slow, obvious twin.
-    pub fn scalar() -> Kernel {
-        Kernel(Imp::Scalar)
-    }
-
-    /// 16 bytes at a time, when the CPU has SSE2 (every x86_64 CPU).
-    pub fn sse2() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            Some(Kernel(Imp::Sse2))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        None
-    }
-
-    /// 32 bytes at a time, when the CPU has AVX2.
-    pub fn avx2() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx2") {
-                return Some(Kernel(Imp::Avx2));
-            }
-            None
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        None
-    }
-
-    /// The fastest kernel this CPU supports.
-    pub fn detect() -> Kernel {
-        Kernel::avx2().or_else(Kernel::sse2).unwrap_or_else(Kernel::scalar)
-    }
-
-    /// Every kernel this CPU can run, slowest first.
-    pub fn available() -> Vec<Kernel> {
-        [Some(Kernel::scalar()), Kernel::sse2(), Kernel::avx2()].into_iter().flatten().collect()
-    }
-
-    /// A short name: `scalar`, `sse2` or `avx2`.
-    pub fn name(self) -> &'static str {
-        match self.0 {
-            Imp::Scalar => "scalar",
-            #[cfg(target_arch = "x86_64")]
-            Imp::Sse2 => "sse2",
-            #[cfg(target_arch = "x86_64")]
-            Imp::Avx2 => "avx2",
-        }
-    }
-
     /// Count the occurrences of `needle` in `hay` with this kernel.
     pub fn count(self, hay: &[u8], needle: u8) -> u64 {
-        match self.0 {
-            Imp::Scalar => scalar::count(hay, needle),
+        match self.level() {
+            Level::Scalar => scalar::count(hay, needle),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: SSE2 is part of the x86_64 baseline.
-            Imp::Sse2 => unsafe { x86_64::count_sse2(hay, needle) },
+            Level::Sse2 => unsafe { x86_64::count_sse2(hay, needle) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: an `Avx2` kernel is only made when the CPU has AVX2.
-            Imp::Avx2 => unsafe { x86_64::count_avx2(hay, needle) },
+            // SAFETY: a kernel's `Avx2` level is only made when the CPU has AVX2.
+            Level::Avx2 => unsafe { x86_64::count_avx2(hay, needle) },
         }
     }
 }

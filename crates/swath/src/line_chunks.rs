@@ -1,26 +1,26 @@
-//! Lines in chunks, the one way every reader of this crate walks its
-//! input: a regular file (or a remote object) is cut into byte ranges read
-//! on many threads, each owning the lines that start in it (a JSON-lines
-//! record holds no raw newline, so every line start is a record start);
-//! a stream is read front to back in chunks cut after their last newline.
-//! Either way the work sees whole lines ([`Lines`]) and the consumer gets
-//! its results in file order with the lines before them counted, so every
-//! position is exact.
+//! Whole lines in chunks from any [`Source`]: the driver of every format
+//! whose records are lines (JSON lines; any line-framed format).
+//!
+//! A regular file (or a remote object) is cut into byte ranges read on
+//! many threads, each owning the lines that start in it (when a record
+//! holds no raw newline, every line start is a record start, so any cut is
+//! exact); a stream (a pipe, a decoded gzip or zstd) is read front to back
+//! through the page-aligned [`Buffer`] in chunks cut after their last
+//! newline. Either way the work sees whole lines ([`Lines`]) and the
+//! consumer gets its results in file order with the lines before them
+//! counted, so every position is exact.
 //!
 //! Memory: a chunk is at most the chunk size plus one line, and a line is
 //! at most the limit; a longer line is an error where it starts, found
-//! without reading more than the limit past it.
+//! without reading more than the limit past it. A UTF-8 BOM at the start
+//! of the input is skipped.
 
-use std::io::Read;
+use std::ops::Range;
 use std::sync::Mutex;
 
-use swath::range::{nth_range, range_count, read_full_at, ReadAt};
-use swath::{ErrorKind, Position, Source};
-
-use crate::error::{Error, Result};
-
-/// The UTF-8 byte order mark, skipped at the start of the input.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+use crate::error::{Error, ErrorKind, Position, Result};
+use crate::range::{nth_range, range_count, read_full_at, read_range_exact, ReadAt};
+use crate::{Buffer, Source, UTF8_BOM};
 
 /// How to cut the input.
 #[derive(Clone, Copy, Debug)]
@@ -52,7 +52,7 @@ pub struct Lines<'a> {
 /// index in the chunk (0-based, blank lines counted).
 #[derive(Clone, Copy, Debug)]
 pub struct Line<'a> {
-    /// The bytes, without `\n` (a `\r` before it is JSON whitespace).
+    /// The bytes, without `\n` (a `\r` before it is the format's to judge).
     pub bytes: &'a [u8],
     /// Absolute byte offset of the line's first byte.
     pub offset: u64,
@@ -62,7 +62,7 @@ pub struct Line<'a> {
 
 impl<'a> Lines<'a> {
     fn new(bytes: &'a [u8], offset: u64, max_line: usize) -> Lines<'a> {
-        let at = if offset == 0 && bytes.starts_with(BOM) { BOM.len() } else { 0 };
+        let at = if offset == 0 && bytes.starts_with(UTF8_BOM) { UTF8_BOM.len() } else { 0 };
         Lines { bytes, offset, at, count: 0, max_line, too_long: None }
     }
 
@@ -101,133 +101,147 @@ impl<'a> Lines<'a> {
 ///
 /// # Errors
 ///
-/// Reading errors and lines over the limit, each after the results of the
-/// lines before it were consumed; `consume`'s errors.
-pub fn for_each_chunk<T, W, C>(src: &mut Source, cut: Cutting, work: W, consume: C) -> Result<()>
+/// Reading errors and lines over the limit (as `E`, which a core error
+/// converts into), each after the results of the lines before it were
+/// consumed; `consume`'s errors.
+pub fn for_each_chunk<T, E, W, C>(
+    src: &mut Source,
+    cut: Cutting,
+    work: W,
+    consume: C,
+) -> std::result::Result<(), E>
 where
     T: Send,
+    E: From<Error>,
     W: Fn(&mut Lines<'_>) -> T + Sync,
-    C: FnMut(T, u64) -> Result<bool>,
+    C: FnMut(T, u64) -> std::result::Result<bool, E>,
 {
     let path = src.path().map(|p| p.to_path_buf());
+    let named = |e: Error| match &path {
+        Some(p) if e.path().is_none() => E::from(e.with_path(p)),
+        _ => E::from(e),
+    };
     // A ranged input is read by ranges even on one thread: its cursor
     // never moves, so the next pass (inference, then decoding) reads it
-    // from the start again. (Read through its cursor, `--infer full -t 1`
-    // decoded nothing: the inference had left the cursor at the end.)
-    let res = match (src.ranged_source(), src.len()) {
-        (Some(file), Some(len)) => ranged(file, len, cut, &work, consume),
-        _ => streamed(src, cut, &work, consume),
-    };
-    res.map_err(|e| match (e, &path) {
-        (Error::Read(r), Some(p)) if r.path().is_none() => Error::Read(r.with_path(p)),
-        (e, _) => e,
-    })
+    // from the start again. (Read through its cursor, JSON's `--infer full
+    // -t 1` decoded nothing: the inference had left the cursor at the end.)
+    match (src.ranged_source(), src.len()) {
+        (Some(file), Some(len)) => ranged(file, len, cut, &work, consume, named),
+        _ => streamed(src, cut, &work, consume, named),
+    }
 }
 
 fn too_long(max_line: usize, byte: u64, line: u64) -> Error {
-    let e = swath::Error::new(ErrorKind::LineTooLong { limit: max_line });
-    Error::Read(e.at(Position::new(byte, line, 0)))
+    Error::new(ErrorKind::LineTooLong { limit: max_line }).at(Position::new(byte, line, 0))
 }
 
 /// Front to back on this thread: a buffer of a chunk and one line.
-fn streamed<T, W, C>(src: &mut Source, cut: Cutting, work: &W, mut consume: C) -> Result<()>
+fn streamed<T, E, W, C>(
+    src: &mut Source,
+    cut: Cutting,
+    work: &W,
+    mut consume: C,
+    named: impl Fn(Error) -> E,
+) -> std::result::Result<(), E>
 where
     W: Fn(&mut Lines<'_>) -> T,
-    C: FnMut(T, u64) -> Result<bool>,
+    C: FnMut(T, u64) -> std::result::Result<bool, E>,
 {
-    let chunk = usize::try_from(cut.chunk).unwrap_or(usize::MAX).max(1);
-    let mut buf: Vec<u8> = Vec::with_capacity(chunk + 64 * 1024);
-    // Absolute offset of buf[0], and lines before it.
-    let mut offset = 0u64;
+    let chunk = usize::try_from(cut.chunk).unwrap_or(usize::MAX).clamp(1, 1 << 30);
+    // Room for a chunk and the longest line after it; it grows only while a
+    // chunk has no newline yet.
+    let mut buf = Buffer::with_capacity(chunk);
+    buf.set_max_capacity(chunk.saturating_add(cut.max_line).saturating_add(64 * 1024));
+    // Lines before buf.offset().
     let mut lines_before = 0u64;
     let mut eof = false;
     loop {
         // Fill to a chunk, then on to the next newline.
-        while !eof && (buf.len() < chunk || memchr::memrchr(b'\n', &buf).is_none()) {
-            let room = (chunk.max(buf.len() + 64 * 1024)) - buf.len();
-            let old = buf.len();
-            buf.resize(old + room, 0);
-            let n = read_some(src, &mut buf[old..], offset + old as u64)?;
-            buf.truncate(old + n);
+        while !eof && (buf.len() < chunk || memchr::memrchr(b'\n', buf.data()).is_none()) {
+            let at = buf.offset() + buf.len() as u64;
+            let n = read_some(src, &mut buf, at).map_err(&named)?;
             eof = n == 0;
-            let tail_start = memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1);
-            if buf.len() - tail_start > cut.max_line {
+            let data = buf.data();
+            let tail_start = memchr::memrchr(b'\n', data).map_or(0, |i| i + 1);
+            if data.len() - tail_start > cut.max_line {
                 // The line at tail_start is over the limit: hand out the
                 // lines before it, then fail there.
-                let whole = tail_start;
-                let mut lines = Lines::new(&buf[..whole], offset, usize::MAX);
+                let mut lines = Lines::new(&data[..tail_start], buf.offset(), usize::MAX);
                 let out = work(&mut lines);
                 if !consume(out, lines_before)? {
                     return Ok(());
                 }
-                let at = lines.count;
-                return Err(too_long(cut.max_line, offset + whole as u64, lines_before + at + 1));
+                let (byte, line) =
+                    (buf.offset() + tail_start as u64, lines_before + lines.count + 1);
+                return Err(named(too_long(cut.max_line, byte, line)));
             }
         }
-        let whole = if eof { buf.len() } else { memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1) };
+        let data = buf.data();
+        let whole =
+            if eof { data.len() } else { memchr::memrchr(b'\n', data).map_or(0, |i| i + 1) };
         if whole == 0 && eof {
             return Ok(());
         }
-        let mut lines = Lines::new(&buf[..whole], offset, cut.max_line);
+        let mut lines = Lines::new(&data[..whole], buf.offset(), cut.max_line);
         let out = work(&mut lines);
         let (count, too) = (lines.count, lines.too_long);
         if !consume(out, lines_before)? {
             return Ok(());
         }
         if let Some(j) = too {
-            return Err(too_long(cut.max_line, offset + j as u64, lines_before + count + 1));
+            let (byte, line) = (buf.offset() + j as u64, lines_before + count + 1);
+            return Err(named(too_long(cut.max_line, byte, line)));
         }
         lines_before += count;
-        buf.drain(..whole);
-        offset += whole as u64;
+        buf.consume(whole);
         if eof && buf.is_empty() {
             return Ok(());
         }
     }
 }
 
-fn read_some(src: &mut Source, buf: &mut [u8], at: u64) -> Result<usize> {
-    loop {
-        match src.read(buf) {
-            Ok(n) => return Ok(n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                // A decompressor's error arrives as io::Error wrapping ours.
-                let err = match e.into_inner().map(|b| b.downcast::<swath::Error>()) {
+/// One read of `src` into the buffer's free room (it makes room first).
+fn read_some(src: &mut Source, buf: &mut Buffer, at: u64) -> Result<usize> {
+    match buf.fill(src) {
+        Ok(n) => Ok(n),
+        Err(e) => {
+            // A decompressor's error arrives as io::Error wrapping ours.
+            let err = match e.get_ref().is_some_and(|inner| inner.is::<Error>()) {
+                true => match e.into_inner().map(|b| b.downcast::<Error>()) {
                     Some(Ok(ours)) => *ours,
-                    Some(Err(other)) => swath::Error::from(std::io::Error::other(other)),
-                    None => swath::Error::from(std::io::Error::other("read failed")),
-                };
-                let err =
-                    if err.position().is_none() { err.at(Position::new(at, 0, 0)) } else { err };
-                return Err(Error::Read(err));
-            }
+                    _ => Error::from(std::io::Error::other("read failed")),
+                },
+                false => Error::from(e),
+            };
+            Err(if err.position().is_none() { err.at(Position::new(at, 0, 0)) } else { err })
         }
     }
 }
 
 /// A chunk read from a ranged input: its bytes (whole lines) and where
 /// they start.
-pub(crate) struct Piece {
-    pub(crate) buf: Vec<u8>,
+#[derive(Debug)]
+pub struct Piece {
+    /// The bytes read, from the byte before the chunk's range on.
+    pub buf: Vec<u8>,
     /// Offset of the first owned line in `buf`.
-    pub(crate) start: usize,
+    pub start: usize,
     /// Absolute offset of `buf[0]`.
-    pub(crate) offset: u64,
+    pub offset: u64,
     /// The line that crosses the chunk's end is over the limit: it starts
     /// here in `buf` (which ends before it).
-    pub(crate) too_long: Option<usize>,
+    pub too_long: Option<usize>,
 }
 
 impl Piece {
     /// The lines the chunk owns.
-    pub(crate) fn lines(&self, max_line: usize) -> Lines<'_> {
+    pub fn lines(&self, max_line: usize) -> Lines<'_> {
         Lines::new(&self.buf[self.start..], self.offset + self.start as u64, max_line)
     }
 
     /// Where the lines stopped at a line over the limit (absolute byte),
     /// once `lines` (of this piece) were walked.
-    pub(crate) fn stopped_at(&self, lines: &Lines<'_>) -> Option<u64> {
+    pub fn stopped_at(&self, lines: &Lines<'_>) -> Option<u64> {
         let j = lines.too_long.map(|j| self.start + j).or(self.too_long);
         j.map(|j| self.offset + j as u64)
     }
@@ -237,17 +251,21 @@ impl Piece {
 /// `nominal`: the byte before it (to know whether a line starts at its
 /// start), the range, and on to the end of its last line, at most
 /// `max_line` past that line's start. `buf` is reused.
-pub(crate) fn read_chunk(
+///
+/// # Errors
+///
+/// Reading errors; `Truncated` when the file ends before `len`.
+pub fn read_chunk(
     file: &dyn ReadAt,
     len: u64,
-    nominal: std::ops::Range<u64>,
+    nominal: Range<u64>,
     max_line: usize,
     mut buf: Vec<u8>,
 ) -> Result<Piece> {
     let from = nominal.start.saturating_sub(1);
     buf.clear();
     buf.resize((nominal.end - from) as usize, 0);
-    read_exact_at(file, &mut buf, from)?;
+    read_range_exact(file, from..nominal.end, &mut buf)?;
     let start = if nominal.start == 0 {
         0
     } else {
@@ -275,7 +293,7 @@ pub(crate) fn read_chunk(
             let want = (64 * 1024).min(limit - buf.len()).min((len - at) as usize);
             let old = buf.len();
             buf.resize(old + want, 0);
-            read_exact_at(file, &mut buf[old..], at)?;
+            read_range_exact(file, at..at + want as u64, &mut buf[old..])?;
             at += want as u64;
             if let Some(j) = memchr::memchr(b'\n', &buf[old..]) {
                 buf.truncate(old + j + 1);
@@ -288,23 +306,24 @@ pub(crate) fn read_chunk(
 
 /// On many threads: each chunk of the file is read by [`read_chunk`] and
 /// worked on by one thread; the results are consumed in file order.
-fn ranged<T, W, C>(
+fn ranged<T, E, W, C>(
     file: &dyn ReadAt,
     len: u64,
     cut: Cutting,
     work: &W,
     mut consume: C,
-) -> Result<()>
+    named: impl Fn(Error) -> E,
+) -> std::result::Result<(), E>
 where
     T: Send,
     W: Fn(&mut Lines<'_>) -> T + Sync,
-    C: FnMut(T, u64) -> Result<bool>,
+    C: FnMut(T, u64) -> std::result::Result<bool, E>,
 {
     let tasks = range_count(len, cut.chunk);
     let spares: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     let mut lines_before = 0u64;
-    let mut failed: Option<Error> = None;
-    swath::parallel::run_ordered(
+    let mut failed: Option<E> = None;
+    crate::parallel::run_ordered(
         tasks,
         cut.threads,
         2 * cut.threads,
@@ -320,12 +339,12 @@ where
             Ok::<_, Error>((out, count, at))
         },
         |_, res| {
-            let step = res.and_then(|(out, count, too)| {
+            let step = res.map_err(&named).and_then(|(out, count, too)| {
                 if !consume(out, lines_before)? {
                     return Ok(false);
                 }
                 if let Some(byte) = too {
-                    return Err(too_long(cut.max_line, byte, lines_before + count + 1));
+                    return Err(named(too_long(cut.max_line, byte, lines_before + count + 1)));
                 }
                 lines_before += count;
                 Ok(true)
@@ -343,8 +362,9 @@ where
 }
 
 /// The line number (1-based) of the line that starts at `line_start`, and
-/// the objects (non-blank lines) before it: for an error met by a reader
-/// of a range, which knows only bytes. Reads the file up to there once.
+/// the records (lines with a byte other than space, tab or `\r`) before
+/// it: for an error met by a reader of a range, which knows only bytes.
+/// Reads the file up to there once.
 ///
 /// # Errors
 ///
@@ -355,15 +375,13 @@ pub fn locate(file: &dyn ReadAt, line_start: u64) -> Result<(u64, u64)> {
     // A BOM is not a byte of the first line: a line of a BOM alone is
     // blank, as the readers see it.
     let mut head = [0u8; 3];
-    let bom = read_full_at(file, &mut head, 0).map_err(|e| Error::Read(e.into()))? == 3
-        && head == *BOM
-        && line_start >= 3;
+    let bom = read_full_at(file, &mut head, 0)? == 3 && head == *UTF8_BOM && line_start >= 3;
     let mut at = if bom { 3 } else { 0 };
     // Whether the current line has had a byte other than whitespace.
     let mut filled = false;
     while at < line_start {
         let want = ((line_start - at) as usize).min(buf.len());
-        read_exact_at(file, &mut buf[..want], at)?;
+        read_range_exact(file, at..at + want as u64, &mut buf[..want])?;
         for &b in &buf[..want] {
             match b {
                 b'\n' => {
@@ -378,14 +396,4 @@ pub fn locate(file: &dyn ReadAt, line_start: u64) -> Result<(u64, u64)> {
         at += want as u64;
     }
     Ok((lines + 1, records))
-}
-
-fn read_exact_at(file: &dyn ReadAt, buf: &mut [u8], at: u64) -> Result<()> {
-    let n = read_full_at(file, buf, at)
-        .map_err(|e| Error::Read(swath::Error::from(e).at(Position::new(at, 0, 0))))?;
-    if n < buf.len() {
-        let e = ErrorKind::Truncated { expected: at + buf.len() as u64, got: at + n as u64 };
-        return Err(Error::Read(swath::Error::new(e).at(Position::new(at + n as u64, 0, 0))));
-    }
-    Ok(())
 }
