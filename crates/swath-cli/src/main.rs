@@ -9,28 +9,23 @@ use clap::{Parser, Subcommand};
 #[global_allocator]
 static ALLOC: swath_lab::CountingAlloc = swath_lab::CountingAlloc;
 
-mod count;
-mod csv;
+mod args;
+mod cmd;
 mod exit;
-mod gen;
-mod json;
-mod jsonl;
-mod lab;
 // What a lean build answers for SQL and URLs; compiled in every build so
 // that its tests run in the full one, where it is unused.
 #[cfg_attr(any(feature = "sql", feature = "remote"), allow(dead_code))]
 mod lean;
-mod lines;
 mod output;
-mod parts;
 mod pick;
 mod progress;
 mod remote;
-mod shell;
 mod sidecar;
 mod small_memory;
+
 #[cfg(feature = "sql")]
-mod sql;
+use cmd::sql;
+use cmd::{count, csv, gen, json, lab, lines, shell};
 
 /// Read very large files fast, with flat memory, and prove it with numbers.
 #[derive(Debug, Parser)]
@@ -48,7 +43,7 @@ struct Cli {
 enum Command {
     Count(count::Args),
     Csv(csv::Args),
-    Json(jsonl::Args),
+    Json(json::Args),
     Gen(gen::Args),
     Lab(lab::Args),
     #[cfg(feature = "sql")]
@@ -75,7 +70,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Count(args) => count::run(args, cli.quiet),
         Command::Csv(args) => csv::run(args),
-        Command::Json(args) => jsonl::run(args, cli.quiet),
+        Command::Json(args) => json::run(args, cli.quiet),
         Command::Gen(args) => gen::run(args),
         Command::Lab(args) => lab::run(args),
         #[cfg(feature = "sql")]

@@ -17,20 +17,17 @@
 //!   anything on a pipe.
 //! - Bytes done: by default what this process has read so far (`rchar` of
 //!   `/proc/self/io`, Linux), which costs the readers nothing and counts
-//!   every reader, parallel or not. Code that knows its position better
-//!   feeds [`Watch::counter`]: one `fetch_add` (or `fetch_max` of a byte
-//!   position) per chunk, never per record; once fed, the bar follows the
-//!   counter alone.
+//!   every reader, parallel or not.
 //! - The total is the inputs' size (regular files); for a stream (stdin, a
 //!   pipe, a fifo) there is none, and the bar shows bytes and rate only.
 //!   Compressed input is counted in compressed bytes, as its size is.
 //!
 //! `csv` commands get a watch from their options (`CsvOpts`, see
-//! `csv/auto.rs`), `count` makes its own.
+//! `cmd/csv/auto.rs`), `json` commands from theirs, `count` makes its own.
 
 use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -47,8 +44,6 @@ const POLL: Duration = Duration::from_millis(10);
 #[derive(Debug, Default)]
 struct Shared {
     stop: AtomicBool,
-    fed: AtomicBool,
-    counter: AtomicU64,
 }
 
 /// A progress display for one run; dropping it clears the bar.
@@ -58,36 +53,7 @@ pub struct Watch {
     thread: std::sync::Mutex<Option<JoinHandle<()>>>,
 }
 
-/// A counter of bytes done, fed by a reader (one atomic add per chunk).
-// No command here feeds one yet (the process's reads cover them all): it is
-// the API for commands that know their position better (split, sql).
-#[allow(dead_code)]
-#[derive(Clone, Debug)]
-pub struct Counter(Arc<Shared>);
-
-#[allow(dead_code)]
-impl Counter {
-    /// `n` more bytes done.
-    #[inline]
-    pub fn add(&self, n: u64) {
-        self.0.counter.fetch_add(n, Ordering::Relaxed);
-    }
-
-    /// Done up to byte `pos` (positions may arrive out of order).
-    #[inline]
-    pub fn reached(&self, pos: u64) {
-        self.0.counter.fetch_max(pos, Ordering::Relaxed);
-    }
-}
-
 impl Watch {
-    /// A counter to feed instead of the process's reads.
-    #[allow(dead_code)]
-    pub fn counter(&self) -> Counter {
-        self.shared.fed.store(true, Ordering::Relaxed);
-        Counter(Arc::clone(&self.shared))
-    }
-
     /// Clear the bar now, and show no more: call it before writing the
     /// result to standard output, which may be the same terminal.
     pub fn finish(&self) {
@@ -140,10 +106,7 @@ fn display(s: &Shared, total: Option<u64>, delay: Duration) {
         Some(r.saturating_sub(own.get()))
     };
     let base = reads().unwrap_or(0);
-    let done = || match s.fed.load(Ordering::Relaxed) {
-        true => s.counter.load(Ordering::Relaxed),
-        false => reads().map_or(0, |r| r.saturating_sub(base)),
-    };
+    let done = || reads().map_or(0, |r| r.saturating_sub(base));
     let start = Instant::now();
     while start.elapsed() < delay {
         if s.stop.load(Ordering::Relaxed) {
@@ -187,18 +150,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_are_counted_and_a_fed_counter_wins() {
+    fn reads_are_counted() {
         let (a, _) = process_reads().expect("/proc/self/io");
         let n = std::fs::read("/proc/self/exe").map(|b| b.len() as u64).unwrap();
         assert!(process_reads().unwrap().0 >= a + n);
         // Off a terminal (as under cargo test, or quiet): no thread at all.
         let w = watch(&[Path::new("/proc/self/exe")], true, false);
         assert!(w.thread.lock().unwrap().is_none());
-        let c = w.counter();
-        c.add(5);
-        c.reached(3);
-        c.reached(9);
-        assert_eq!(w.shared.counter.load(Ordering::Relaxed), 9);
-        assert!(w.shared.fed.load(Ordering::Relaxed));
     }
 }

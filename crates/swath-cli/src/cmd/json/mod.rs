@@ -1,0 +1,138 @@
+//! `swath json ...`: JSON lines (one object a line) at the reader's speed:
+//! count, check, select, schema, and conversion to CSV, Parquet and Arrow.
+//! The reading is swath-json's: exact byte ranges on every core for a
+//! regular file, one thread for pipes and compressed input.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use swath::Source;
+use swath_json::JsonReaderBuilder;
+
+mod check;
+mod count;
+mod schema;
+mod schema_file;
+mod select;
+mod to_arrow;
+mod to_csv;
+mod to_parquet;
+mod types;
+
+/// Read JSON lines: count, check, select fields, infer a schema, convert
+/// to CSV, Parquet or Arrow.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Debug, Subcommand)]
+enum Cmd {
+    Count(count::Args),
+    Check(check::Args),
+    Select(select::Args),
+    Schema(schema::Args),
+    ToCsv(to_csv::Args),
+    ToParquet(to_parquet::Args),
+    ToArrow(to_arrow::Args),
+}
+
+/// Run `swath json`.
+pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
+    match args.cmd {
+        Cmd::Count(a) => count::run(a, quiet),
+        Cmd::Check(a) => check::run(a, quiet),
+        Cmd::Select(a) => select::run(a, quiet),
+        Cmd::Schema(a) => schema::run(a, quiet),
+        Cmd::ToCsv(a) => to_csv::run(a, quiet),
+        Cmd::ToParquet(a) => to_parquet::run(a, quiet),
+        Cmd::ToArrow(a) => to_arrow::run(a, quiet),
+    }
+}
+
+/// The input and how to read it, for every `json` command.
+#[derive(Debug, Clone, clap::Args)]
+pub struct JsonOpts {
+    /// The file to read (JSON lines; gzip and zstd recognised); `-` (the
+    /// default) reads standard input.
+    #[arg(default_value = "-")]
+    file: PathBuf,
+    /// Threads for a regular file (0 = all cores). Pipes, stdin and
+    /// compressed input are read on one.
+    #[arg(short = 't', long, default_value_t = 0)]
+    threads: usize,
+    /// Longest line accepted, in bytes (suffixes K, M, G allowed). It bounds
+    /// memory: a chunk holds at most its size plus one line.
+    #[arg(long, default_value = "64M", value_parser = crate::args::parse_size)]
+    max_line_size: usize,
+    /// Say on stderr how the input was read (parallel or sequential).
+    #[arg(short, long)]
+    verbose: bool,
+    /// Bytes per parallel chunk (tests use small ones to cross many seams).
+    #[arg(long, hide = true)]
+    chunk_size: Option<u64>,
+}
+
+impl JsonOpts {
+    /// Use `bytes` chunks unless `--chunk-size` says otherwise.
+    pub fn chunk_size_or(&mut self, bytes: u64) {
+        self.chunk_size.get_or_insert(bytes);
+    }
+
+    /// A reader builder with these options.
+    pub fn builder(&self) -> JsonReaderBuilder {
+        let mut b = JsonReaderBuilder::new();
+        b.threads(self.threads).max_line_len(self.max_line_size);
+        if let Some(c) = self.chunk_size {
+            b.chunk_size(c);
+        }
+        b
+    }
+
+    /// Open the input.
+    pub fn open(&self) -> Result<Source> {
+        let src = if self.file == std::path::Path::new("-") {
+            Source::stdin()
+        } else {
+            Source::open(&self.file)
+        };
+        src.with_context(|| format!("cannot read {}", self.name()))
+    }
+
+    /// The input's name for messages.
+    pub fn name(&self) -> String {
+        self.file.display().to_string()
+    }
+
+    /// The input's path.
+    pub fn path(&self) -> &std::path::Path {
+        &self.file
+    }
+
+    /// Progress on stderr while the command runs (not with `--quiet`, not
+    /// when `streams` output goes to the same terminal).
+    pub fn watch(&self, quiet: bool, output: Option<&std::path::Path>) -> crate::progress::Watch {
+        let streams = output.is_some_and(|o| o.as_os_str() == "-")
+            && std::io::IsTerminal::is_terminal(&std::io::stdout());
+        crate::progress::watch(&[self.file.as_path()], quiet, streams)
+    }
+
+    /// The `--verbose` note.
+    pub fn note(&self, b: &JsonReaderBuilder, src: &Source) {
+        if self.verbose {
+            eprintln!("swath: {}: {}", self.name(), b.mode(src));
+        }
+    }
+}
+
+/// A problem in a line as the commands print it: the input, its position,
+/// the field, the reason.
+pub fn problem_line(name: &str, p: &swath_json::Problem) -> String {
+    match &p.field {
+        Some(f) => format!("{name}: {}: field {f:?}: {}", p.pos, p.reason),
+        None => format!("{name}: {}: {}", p.pos, p.reason),
+    }
+}

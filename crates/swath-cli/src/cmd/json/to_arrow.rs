@@ -1,0 +1,57 @@
+//! `swath json to-arrow`: JSON lines as Arrow IPC (a file, or a stream on
+//! standard output).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use super::types::TypeOpts;
+use super::JsonOpts;
+use crate::output::arrow::{is_broken_pipe, ArrowFile};
+
+/// Convert to Arrow IPC: an Arrow file, or with `-o -` an IPC stream on
+/// standard output (for a program that reads Arrow). Typed and nested
+/// columns as `to-parquet` has them.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  swath json to-arrow events.jsonl -o events.arrow
+  swath json to-arrow events.jsonl -o - | other-program")]
+pub struct Args {
+    #[command(flatten)]
+    opts: JsonOpts,
+    #[command(flatten)]
+    types: TypeOpts,
+    /// The file to write; `-` writes an IPC stream to standard output.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+/// Run `swath json to-arrow`.
+pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
+    let watch = args.opts.watch(quiet, Some(&args.output));
+    let mut b = args.opts.builder();
+    args.types.configure(&mut b);
+    let src = args.opts.open()?;
+    let (typed, mut src) = args.types.resolve(&b, src)?;
+    args.opts.note(&b, &src);
+    let mut file = ArrowFile::create(&args.output, &typed.schema)?;
+    let mut own: Option<anyhow::Error> = None;
+    let res = b.for_each_batch(&mut src, typed.schema, |batch| {
+        file.write(&batch).map_err(|e| {
+            own = Some(e);
+            swath_json::Error::Consumer("stopped".into())
+        })
+    });
+    if let Some(e) = own {
+        // A reader downstream that closed the pipe: quietly.
+        if is_broken_pipe(&e) {
+            return Ok(ExitCode::SUCCESS);
+        }
+        return Err(e);
+    }
+    res?;
+    watch.finish();
+    file.finish()?;
+    Ok(ExitCode::SUCCESS)
+}

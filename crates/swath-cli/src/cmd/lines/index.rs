@@ -1,0 +1,49 @@
+//! `swath index`: write the checkpoint index of a line file, in one
+//! parallel pass (the format: docs/index-format.md).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use crate::sidecar::{report, write_sidecar};
+
+/// Write a checkpoint index of a line file (FILE.swathidx): a line start
+/// every few MiB with its line number.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  swath index big.log                  writes big.log.swathidx
+  swath sample -n 100 big.log          uses it when it is valid")]
+pub struct Args {
+    /// The file to index.
+    file: PathBuf,
+    /// Where to write the index (default FILE.swathidx).
+    #[arg(long, value_name = "PATH")]
+    index_file: Option<PathBuf>,
+    /// Bytes between checkpoints (suffixes K, M, G).
+    #[arg(long, default_value = "4M", value_parser = crate::args::parse_size)]
+    interval: usize,
+    /// Threads (0 = all cores).
+    #[arg(short = 't', long, default_value_t = 0)]
+    threads: usize,
+    /// Print what was written as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `swath index`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    if let super::LineInput::Compressed(format) = super::open_input(&args.file)? {
+        return Err(super::refuse_compressed(
+            &args.file,
+            format,
+            "an index holds byte offsets of a plain file",
+        ));
+    }
+    let index = swath::index::lines::index_lines(&args.file, args.interval as u64, args.threads)
+        .with_context(|| format!("cannot index {}", args.file.display()))?;
+    let target = super::sidecar_path(&args.file, args.index_file.as_ref());
+    write_sidecar(&index, &target)?;
+    report(&index, &target, args.json)?;
+    Ok(crate::exit::success())
+}
