@@ -307,13 +307,8 @@ fn write_one_type(path: &Path, kind: OneType, rows: u64) {
     let mut out = BufWriter::new(std::fs::File::create(path).expect("create"));
     let header: Vec<String> = (0..COLS).map(|i| format!("c{i}")).collect();
     writeln!(out, "{}", header.join(",")).expect("write");
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = swath_testkit::Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next_u64();
     let mut line = String::new();
     for _ in 0..rows {
         line.clear();

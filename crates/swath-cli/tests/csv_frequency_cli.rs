@@ -16,13 +16,8 @@ fn swath() -> Command {
 }
 
 fn rng(seed: u64) -> impl FnMut() -> u64 {
-    let mut x = seed;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
+    let mut rng = swath_testkit::Rng::new(seed);
+    move || rng.next_u64()
 }
 
 /// Cities with quoted newlines, quotes and empties; a skewed name column.

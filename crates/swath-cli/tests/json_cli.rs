@@ -3,8 +3,6 @@
 //! peers (pyarrow.json, DuckDB) agreeing with what it writes.
 
 mod common;
-#[path = "../../swath-json/tests/common/mod.rs"]
-mod jsonl;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -111,7 +109,7 @@ fn the_commands_answer_as_documented() {
 #[test]
 fn every_thread_count_writes_the_same() {
     let dir = tempfile::tempdir().unwrap();
-    let input = file(&dir, "g.jsonl", jsonl::document(9, 4000).as_bytes());
+    let input = file(&dir, "g.jsonl", swath_testkit::json_document(9, 4000).as_bytes());
     let s = dir.path().join("s.json");
     let schema = stdout(&["json", "schema", "--json", "--infer", "full"], &input);
     std::fs::write(&s, schema).unwrap();
@@ -147,7 +145,7 @@ fn every_thread_count_writes_the_same() {
 #[test]
 fn bad_input_is_an_error_with_its_place_and_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
-    let mut doc = jsonl::document(4, 30_000);
+    let mut doc = swath_testkit::json_document(4, 30_000);
     let at = doc.len() / 2;
     let at = at + doc[at..].find('\n').unwrap() + 1;
     doc.insert_str(at, "{\"id\":1,,}\n");
@@ -221,7 +219,7 @@ fn pyarrow_json_and_duckdb_agree_with_swath() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let input = file(&dir, "g.jsonl", jsonl::document(21, 20_000).as_bytes());
+    let input = file(&dir, "g.jsonl", swath_testkit::json_document(21, 20_000).as_bytes());
     // The schema, without `extra` (a list of an int and an object: text to
     // swath, which pyarrow.json cannot read as text).
     let mut schema: serde_json::Value =

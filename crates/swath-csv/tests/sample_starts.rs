@@ -11,23 +11,10 @@ use std::io::Write;
 
 use swath_csv::{ParallelReader, ReaderBuilder};
 
-/// A small deterministic generator (no dependency for it).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A valid three-column CSV of `rows` records; `nasty` of 100 hold a
 /// quoted field whose text is CSV records of three fields.
 fn csv(seed: u64, rows: usize, nasty: u64, crlf: bool, bom: bool) -> Vec<u8> {
-    let mut r = Lcg(seed);
+    let mut r = swath_testkit::Rng::new(seed);
     let eol: &[u8] = if crlf { b"\r\n" } else { b"\n" };
     let mut out = Vec::new();
     if bom {

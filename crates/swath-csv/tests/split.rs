@@ -72,13 +72,15 @@ fn check_shape(plan: &SplitPlan, len: u64) {
     }
 }
 
-/// A small deterministic generator.
-struct Lcg(u64);
+/// The shared deterministic generator, drawing below `n`.
+struct Lcg(swath_testkit::Rng);
 
 impl Lcg {
+    fn new(seed: u64) -> Lcg {
+        Lcg(swath_testkit::Rng::new(seed))
+    }
     fn next(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
+        self.0.below(n)
     }
 }
 
@@ -95,7 +97,7 @@ struct Gen {
 /// A CSV file of `rows` rows of 3 fields, with quoted newlines (`\n` and
 /// `\r\n`), doubled quotes and commas in quoted fields.
 fn generate(seed: u64, rows: usize, g: Gen) -> Vec<u8> {
-    let mut r = Lcg(seed);
+    let mut r = Lcg::new(seed);
     let eol: &[u8] = if g.crlf { b"\r\n" } else { b"\n" };
     let mut out = Vec::new();
     if g.bom {

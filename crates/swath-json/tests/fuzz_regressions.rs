@@ -2,7 +2,6 @@
 //! input kept in fuzz/regressions/json_lines/ and on generated documents,
 //! so that what the fuzzer found stays fixed without a fuzzer.
 
-mod common;
 #[path = "../../../fuzz/json_checks.rs"]
 mod json_checks;
 
@@ -19,7 +18,7 @@ fn kept_inputs_and_generated_documents_pass() {
         }
     }
     for seed in 0..20 {
-        json_checks::lines(common::document(seed, 200).as_bytes());
+        json_checks::lines(swath_testkit::json_document(seed, 200).as_bytes());
         n += 1;
     }
     // And the shapes that divide parsers.

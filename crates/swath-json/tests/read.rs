@@ -1,8 +1,6 @@
 //! The reader against its slow twin, arrow-json, and against itself on one
 //! thread; positions of every kind of bad input.
 
-mod common;
-
 use std::io::Write;
 use std::sync::Arc;
 
@@ -66,7 +64,7 @@ fn arrow_json(bytes: &[u8], schema: &SchemaRef) -> RecordBatch {
 
 #[test]
 fn values_equal_arrow_json_and_inference_finds_every_type() {
-    let doc = common::document(11, 5000);
+    let doc = swath_testkit::json_document(11, 5000);
     let f = temp(doc.as_bytes());
     let mut b = JsonReaderBuilder::new();
     b.infer(Infer::Full);
@@ -123,7 +121,7 @@ fn mixed_values_are_text_strings_as_their_value() {
 
 #[test]
 fn parallel_equals_sequential_for_every_thread_count_and_chunk() {
-    let doc = common::document(5, 3000);
+    let doc = swath_testkit::json_document(5, 3000);
     // Blank lines, a BOM, CRLF and no final newline: the places ranges cut.
     let mut bytes = b"\xEF\xBB\xBF".to_vec();
     for (i, l) in doc.lines().enumerate() {
@@ -235,7 +233,7 @@ fn invalid_utf8_and_duplicate_keys_and_a_line_over_the_limit() {
 
 #[test]
 fn a_truncated_gzip_is_an_error_after_the_lines_before_it() {
-    let doc = common::document(3, 20_000);
+    let doc = swath_testkit::json_document(3, 20_000);
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gz.write_all(doc.as_bytes()).unwrap();
     let gz = gz.finish().unwrap();
@@ -283,7 +281,7 @@ fn check_reports_every_problem_in_order() {
 /// file; an error in one range names the same record, line and byte.
 #[test]
 fn ranges_cut_anywhere_read_every_line_once() {
-    let doc = common::document(8, 2000);
+    let doc = swath_testkit::json_document(8, 2000);
     let f = temp(doc.as_bytes());
     let mut b = JsonReaderBuilder::new();
     b.infer(Infer::Full).threads(1);
@@ -324,7 +322,7 @@ fn ranges_cut_anywhere_read_every_line_once() {
 
 #[test]
 fn batches_pulled_from_a_thread_equal_the_pushed_ones_and_end_with_the_error() {
-    let doc = common::document(2, 3000);
+    let doc = swath_testkit::json_document(2, 3000);
     let f = temp(doc.as_bytes());
     let mut b = JsonReaderBuilder::new();
     b.chunk_size(5000);
@@ -345,7 +343,7 @@ fn batches_pulled_from_a_thread_equal_the_pushed_ones_and_end_with_the_error() {
 
 #[test]
 fn full_inference_reopens_a_compressed_file_and_refuses_a_pipe() {
-    let doc = common::document(6, 500);
+    let doc = swath_testkit::json_document(6, 500);
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gz.write_all(doc.as_bytes()).unwrap();
     let g = temp(&gz.finish().unwrap());

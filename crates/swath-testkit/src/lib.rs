@@ -7,6 +7,8 @@
 //!   so every buffer seam of a reader runs.
 //! - [`csv`]: generated CSV documents with quoted newlines everywhere
 //!   ([`csv_document`]), for the tests that cut files.
+//! - [`json`]: generated JSON lines with the shapes that break readers
+//!   ([`json_document`]).
 //! - [`rng`]: a deterministic xorshift generator ([`Rng`]) for generated
 //!   inputs; the same seed gives the same input on every machine.
 //! - [`file`](mod@file): a temporary file of given bytes, removed on drop
@@ -31,6 +33,7 @@ pub mod alloc;
 pub mod csv;
 pub mod file;
 pub mod http;
+pub mod json;
 pub mod read;
 pub mod regressions;
 pub mod rng;
@@ -40,6 +43,7 @@ pub use alloc::CountingAlloc;
 pub use csv::{csv_document, CsvShape};
 pub use file::TempFile;
 pub use http::{FaultProxy, Faults, RangeServer};
+pub use json::json_document;
 pub use read::Chunked;
 pub use regressions::replay_kept_inputs;
 pub use rng::Rng;

@@ -1,30 +1,14 @@
-//! Generated JSON lines for the tests: the shapes that break readers.
-
-#![allow(dead_code)]
+//! Generated JSON lines for the tests: the shapes that break readers
+//! (escapes, surrogate pairs, numbers at the edges, nulls, missing and
+//! extra keys, nested objects and arrays, keys in another order), beside
+//! [`crate::csv`]'s documents.
 
 use std::fmt::Write as _;
 
-/// A small deterministic generator (xorshift).
-pub struct Rng(u64);
+use crate::Rng;
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn one_in(&mut self, n: u64) -> bool {
-        self.below(n) == 0
-    }
-}
-
+/// Strings that divide JSON readers: escapes of every kind, surrogate
+/// pairs, raw UTF-8, an escaped NUL, structural bytes inside.
 pub const STRINGS: &[&str] = &[
     "plain",
     "",
@@ -38,6 +22,7 @@ pub const STRINGS: &[&str] = &[
     "comma, colon: brace { bracket ]",
 ];
 
+/// Numbers at the edges of `f64`, in every notation.
 pub const FLOATS: &[&str] = &[
     "0.5",
     "-0.0",
@@ -53,16 +38,17 @@ pub const FLOATS: &[&str] = &[
     "1E+2",
 ];
 
+/// Integers at the edges of `i64`.
 pub const INTS: &[&str] =
     &["0", "-1", "9223372036854775807", "-9223372036854775808", "42", "1234567890123"];
 
-fn pick<'a>(r: &mut Rng, xs: &[&'a str]) -> &'a str {
+fn pick_str<'a>(r: &mut Rng, xs: &[&'a str]) -> &'a str {
     xs[r.below(xs.len() as u64) as usize]
 }
 
-/// One member `"key":value` per field that is there; nulls, missing keys,
-/// extra keys and shuffled order on some lines.
-pub fn line(r: &mut Rng, n: u64) -> String {
+/// One object a line: one member `"key":value` per field that is there;
+/// nulls, missing keys, extra keys and shuffled order on some lines.
+pub fn json_line(r: &mut Rng, n: u64) -> String {
     let mut members: Vec<String> = Vec::new();
     let mut add = |r: &mut Rng, key: &str, value: String| {
         if r.one_in(12) {
@@ -73,11 +59,11 @@ pub fn line(r: &mut Rng, n: u64) -> String {
         members.push(format!("\"{key}\"{sp}:{sp}{v}"));
     };
     add(r, "id", n.to_string());
-    let s = pick(r, STRINGS).to_string();
+    let s = pick_str(r, STRINGS).to_string();
     add(r, "name", format!("\"{s}\""));
-    let f = pick(r, FLOATS).to_string();
+    let f = pick_str(r, FLOATS).to_string();
     add(r, "score", f);
-    let i = pick(r, INTS).to_string();
+    let i = pick_str(r, INTS).to_string();
     add(r, "big", i);
     let b = if r.one_in(2) { "true" } else { "false" };
     add(r, "ok", b.to_string());
@@ -97,12 +83,15 @@ pub fn line(r: &mut Rng, n: u64) -> String {
     let _ = write!(obj, "\"a\":{}", r.below(1000));
     if !r.one_in(4) {
         let k = r.below(4);
-        let tags: Vec<String> = (0..k).map(|_| format!("\"{}\"", pick(r, STRINGS))).collect();
+        let tags: Vec<String> = (0..k).map(|_| format!("\"{}\"", pick_str(r, STRINGS))).collect();
         let _ = write!(obj, ",\"b\":[{}]", tags.join(","));
     }
     if !r.one_in(3) {
-        let inner =
-            if r.one_in(6) { "null".to_string() } else { format!("{{\"d\":{}}}", pick(r, FLOATS)) };
+        let inner = if r.one_in(6) {
+            "null".to_string()
+        } else {
+            format!("{{\"d\":{}}}", pick_str(r, FLOATS))
+        };
         let _ = write!(obj, ",\"c\":{inner}");
     }
     obj.push('}');
@@ -123,12 +112,13 @@ pub fn line(r: &mut Rng, n: u64) -> String {
     format!("{{{}}}", members.join(","))
 }
 
-/// `lines` generated lines, `\n`-terminated.
-pub fn document(seed: u64, lines: u64) -> String {
-    let mut r = Rng::new(seed);
+/// `lines` generated lines (see [`json_line`]), `\n`-terminated; the same
+/// seed gives the same document.
+pub fn json_document(seed: u64, lines: u64) -> String {
+    let mut r = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut out = String::new();
     for n in 1..=lines {
-        out.push_str(&line(&mut r, n));
+        out.push_str(&json_line(&mut r, n));
         out.push('\n');
     }
     out
