@@ -10,11 +10,12 @@ use swath_testkit::Rng;
 
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
-use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use datafusion::datasource::MemTable;
 use datafusion::physical_plan::displayable;
-use datafusion::prelude::{CsvReadOptions, SessionConfig, SessionContext};
+use datafusion::prelude::{CsvReadOptions, SessionContext};
 use swath_datafusion::{SwathCsvExt, SwathCsvOptions};
+
+use crate::common::{ctx, run};
 
 /// The queries every file is asked (`t` is the table).
 const QUERIES: &[&str] = &[
@@ -51,41 +52,6 @@ fn write_csv(path: &Path, rows: usize, seed: u64, tricky: bool, crlf: bool) {
         s.push_str(&format!("{id},{city},{score},{note}{eol}"));
     }
     std::fs::write(path, s).unwrap();
-}
-
-fn ctx(partitions: usize) -> SessionContext {
-    let cfg = SessionConfig::new()
-        .with_target_partitions(partitions)
-        .with_repartition_file_scans(true)
-        .with_repartition_file_min_size(0);
-    SessionContext::new_with_config(cfg)
-}
-
-/// Every row of `batches` as one line of text, cells by `|`.
-fn rows(batches: &[RecordBatch]) -> Vec<String> {
-    let opts = FormatOptions::default().with_null("NULL");
-    let mut out = Vec::new();
-    for b in batches {
-        let fmts: Vec<_> = b
-            .columns()
-            .iter()
-            .map(|c| ArrayFormatter::try_new(c.as_ref(), &opts).unwrap())
-            .collect();
-        for r in 0..b.num_rows() {
-            let cells: Vec<String> = fmts.iter().map(|f| f.value(r).to_string()).collect();
-            out.push(cells.join("|"));
-        }
-    }
-    out
-}
-
-/// The rows of `sql`, sorted when the query does not fix their order.
-async fn run(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec<String>> {
-    let mut r = rows(&ctx.sql(sql).await?.collect().await?);
-    if !sql.contains("ORDER BY") {
-        r.sort();
-    }
-    Ok(r)
 }
 
 /// How many file groups (partitions) the scan of `sql` has.

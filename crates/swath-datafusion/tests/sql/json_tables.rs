@@ -6,13 +6,12 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
-use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use datafusion::datasource::MemTable;
-use datafusion::prelude::{SessionConfig, SessionContext};
 use swath_datafusion::{json_error, SwathJsonExt, SwathJsonOptions};
 use swath_testkit::Rng;
+
+use crate::common::{ctx, run};
 
 const QUERIES: &[&str] = &[
     "SELECT count(*) AS n FROM t",
@@ -55,38 +54,6 @@ fn write_jsonl(path: &Path, rows: usize, seed: u64) {
         ));
     }
     std::fs::File::create(path).unwrap().write_all(s.as_bytes()).unwrap();
-}
-
-fn ctx(partitions: usize) -> SessionContext {
-    let cfg = SessionConfig::new()
-        .with_target_partitions(partitions)
-        .with_repartition_file_scans(true)
-        .with_repartition_file_min_size(0);
-    SessionContext::new_with_config(cfg)
-}
-
-fn rows(batches: &[RecordBatch]) -> Vec<String> {
-    let opts = FormatOptions::default().with_null("NULL");
-    let mut out = Vec::new();
-    for b in batches {
-        let fmts: Vec<_> = b
-            .columns()
-            .iter()
-            .map(|c| ArrayFormatter::try_new(c.as_ref(), &opts).unwrap())
-            .collect();
-        for r in 0..b.num_rows() {
-            out.push(fmts.iter().map(|f| f.value(r).to_string()).collect::<Vec<_>>().join("|"));
-        }
-    }
-    out
-}
-
-async fn run(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec<String>> {
-    let mut r = rows(&ctx.sql(sql).await?.collect().await?);
-    if !sql.contains("ORDER BY") {
-        r.sort();
-    }
-    Ok(r)
 }
 
 /// arrow-json's reading of the file with `schema`, as a table.

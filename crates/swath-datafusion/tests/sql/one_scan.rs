@@ -16,11 +16,13 @@ use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::table_schema::TableSchema;
 use datafusion::execution::object_store::ObjectStoreUrl;
 use datafusion::physical_plan::ExecutionPlan;
-use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion::prelude::SessionContext;
 use futures::StreamExt;
 use swath_datafusion::{
     SwathCsvExt, SwathCsvFormat, SwathCsvOptions, SwathJsonExt, SwathJsonFormat, SwathJsonOptions,
 };
+
+use crate::common::ctx;
 
 const ROWS: i64 = 5_000;
 
@@ -136,13 +138,9 @@ async fn csv_and_json_tables_of_a_compressed_file_give_the_plain_files_answer() 
     write_files(dir.path());
     let sql = "SELECT count(*), sum(id), count(DISTINCT name) FROM t";
     for partitions in [1, 4] {
-        let cfg = SessionConfig::new()
-            .with_target_partitions(partitions)
-            .with_repartition_file_scans(true)
-            .with_repartition_file_min_size(0);
         let mut answers = Vec::new();
         for file in ["t.csv", "t.csv.gz", "t.jsonl", "t.jsonl.gz"] {
-            let ctx = SessionContext::new_with_config(cfg.clone());
+            let ctx = ctx(partitions);
             let path = dir.path().join(file);
             let path = path.to_str().unwrap();
             if file.starts_with("t.csv") {
