@@ -114,7 +114,7 @@ impl ParallelArrowReader {
         }
     }
 
-    /// The batches as an Arrow [`RecordBatchReader`]: the decoding runs on
+    /// The batches as an Arrow [`RecordBatchReader`](arrow_array::RecordBatchReader): the decoding runs on
     /// a thread of its own (with its workers) and hands batches over a
     /// channel of two ([`ThreadBatches`]); dropping the reader stops it.
     /// Its [`finish`](ThreadBatches::finish) gives the fields made null
@@ -135,6 +135,6 @@ impl ParallelArrowReader {
 }
 
 /// [`ParallelArrowReader::into_batches`]: an iterator of batches in file
-/// order and an Arrow [`RecordBatchReader`], ending with the count of
+/// order and an Arrow [`RecordBatchReader`](arrow_array::RecordBatchReader), ending with the count of
 /// fields made null.
 pub type ParallelBatches = ThreadBatches<Error, u64>;

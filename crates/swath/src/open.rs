@@ -68,7 +68,9 @@ pub(crate) fn open_path(path: &Path) -> Result<Opened> {
 ///
 /// # Errors
 ///
-/// As [`open_path`]; and a path that cannot be read by ranges: a pipe, a
+/// The open error (not found, permission denied) with the path;
+/// [`ErrorKind::IsADirectory`](crate::ErrorKind::IsADirectory) for a
+/// directory; and a path that cannot be read by ranges: a pipe, a
 /// device, or a file that reports length 0 yet has content (a `/proc`
 /// file), which would otherwise read as empty. An empty file is fine.
 pub fn open_ranged(path: &Path) -> Result<(Arc<dyn ReadAt>, u64)> {
