@@ -24,6 +24,9 @@ enum SchemaArg {
 
 fn schema_arg(s: &Bound<'_, PyAny>) -> PyResult<SchemaArg> {
     let parse = |ty: &str| ColumnType::parse(ty).map_err(|e| PyValueError::new_err(e.to_string()));
+    if let Some(file) = crate::options::schema_file_arg(s)? {
+        return Ok(SchemaArg::Whole(Arc::new(file.schema)));
+    }
     if let Ok(text) = s.extract::<String>() {
         let specs = swath_arrow::parse_schema_text(&text)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -45,7 +48,8 @@ fn schema_arg(s: &Bound<'_, PyAny>) -> PyResult<SchemaArg> {
     }
     Err(PyTypeError::new_err(
         "schema must be a pyarrow.Schema (or any object with __arrow_c_schema__), \
-         a dict of field name to type name, or a str like \"id:int64,name:utf8\"",
+         a dict of field name to type name, a str like \"id:int64,name:utf8\", or the \
+         path of a schema file (what `swath json schema --json` prints)",
     ))
 }
 

@@ -3,15 +3,17 @@
 //! `--columns`, `--schema`, `--threads`, `--null`, `--on-error`,
 //! `--infer`, and the reader they open.
 
-use std::path::Path;
+use std::ffi::CString;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::{Schema, SchemaRef};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyDeprecationWarning, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyCapsuleMethods, PyDict};
+use swath_arrow::schema_file::{self, SchemaFile};
 use swath_arrow::{ArrowReaderBuilder, ColumnSpec, ColumnType, Infer, OnError};
 
 use crate::ahead::Batches;
@@ -39,8 +41,9 @@ pub enum Columns {
 impl ReadOptions {
     /// Read the options; `schema` may be a pyarrow.Schema (anything with
     /// `__arrow_c_schema__`: the whole file's schema), a dict of column
-    /// name to type name (the others inferred), or the CLI's text
-    /// (`"id:int64!,ts:timestamptz"`).
+    /// name to type name (the others inferred), the CLI's text
+    /// (`"id:int64!,ts:timestamptz"`), or a schema file's path
+    /// ([`schema_file_arg`]).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         columns: Option<Columns>,
@@ -184,8 +187,37 @@ pub fn arrow_failure(e: swath_arrow::Error) -> Failure {
     }
 }
 
+/// `schema=` as a schema file (what `swath csv schema --json` and `swath
+/// json schema --json` write): a `pathlib.Path`, or a str ending in `.json`
+/// or naming a file, as the CLI's `--schema` takes it. `None` for any
+/// other `schema=`. The old CSV form is read with a `DeprecationWarning`.
+pub fn schema_file_arg(s: &Bound<'_, PyAny>) -> PyResult<Option<SchemaFile>> {
+    let path: PathBuf = match s.extract::<String>() {
+        Ok(text) if text.ends_with(".json") || Path::new(&text).is_file() => text.into(),
+        Ok(_) => return Ok(None),
+        Err(_) if s.hasattr("__fspath__")? => s.extract()?,
+        Err(_) => return Ok(None),
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        PyOSError::new_err(format!("cannot read the schema file {}: {e}", path.display()))
+    })?;
+    let file = schema_file::parse(&text)
+        .map_err(|e| PyValueError::new_err(format!("the schema file {}: {e}", path.display())))?;
+    if file.old_form {
+        let note = format!("{}: {}", path.display(), schema_file::OLD_FORM_NOTE);
+        let note = CString::new(note).unwrap_or_else(|_| c"old schema file form".into());
+        let py = s.py();
+        PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &note, 1)?;
+    }
+    Ok(Some(file))
+}
+
 /// `schema=`: see [`ReadOptions::new`].
 fn set_schema(b: &mut ArrowReaderBuilder, s: &Bound<'_, PyAny>) -> PyResult<()> {
+    if let Some(file) = schema_file_arg(s)? {
+        b.column_types(file.column_specs().map_err(|e| PyValueError::new_err(e.to_string()))?);
+        return Ok(());
+    }
     if let Ok(text) = s.extract::<String>() {
         let specs = swath_arrow::parse_schema_text(&text)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -211,7 +243,8 @@ fn set_schema(b: &mut ArrowReaderBuilder, s: &Bound<'_, PyAny>) -> PyResult<()> 
     }
     Err(PyTypeError::new_err(
         "schema must be a pyarrow.Schema (or any object with __arrow_c_schema__), \
-         a dict of column name to type name, or a str like \"id:int64,name:utf8\"",
+         a dict of column name to type name, a str like \"id:int64,name:utf8\", or the \
+         path of a schema file (what `swath csv schema --json` prints)",
     ))
 }
 

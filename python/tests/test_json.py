@@ -120,3 +120,23 @@ def test_a_broken_line_raises_json_error_with_its_place(tmp_path):
     assert e.value.field == "n" and e.value.line == 2
     with pytest.raises(FileNotFoundError):
         swath.read_json(tmp_path / "missing.jsonl")
+
+
+def test_the_clis_schema_file_reads_back_nested(jsonl, tmp_path):
+    """`swath json schema --json` writes the schema file; `schema=` takes
+    its path (a str or a Path) and gives the same table as inference."""
+    import subprocess
+    from pathlib import Path
+
+    from conftest import swath_cli
+
+    out = subprocess.run([swath_cli(), "json", "schema", "--json", "--infer", "full", str(jsonl)],
+                         capture_output=True, check=True)
+    path = tmp_path / "s.json"
+    path.write_bytes(out.stdout)
+    assert "fields" in json.loads(out.stdout)
+    whole = swath.read_json(jsonl, infer="full")
+    for given in (str(path), Path(path)):
+        assert swath.read_json(jsonl, schema=given).equals(whole)
+    with pytest.raises(OSError, match="schema file"):
+        swath.read_json(jsonl, schema=str(tmp_path / "nope.json"))

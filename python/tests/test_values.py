@@ -140,3 +140,25 @@ def test_parquet_round_trip(mixed_csv, tmp_path):
     assert swath.csv_to_parquet(mixed_csv, dst) == 3000
     assert pq.read_table(dst).equals(swath.read_csv(mixed_csv))
     assert [p.name for p in tmp_path.iterdir()] == ["out.parquet"]
+
+
+def test_schema_files_as_the_cli_writes_them(mixed_csv, tmp_path):
+    """`schema=` takes the path of a schema file, the one form both formats
+    share; the old CSV form still reads, with a DeprecationWarning."""
+    import json
+    from pathlib import Path
+
+    new = tmp_path / "s.json"
+    new.write_text(json.dumps({"fields": [{"name": "id", "type": "utf8"}]}))
+    t = swath.read_csv(mixed_csv, schema=Path(new))
+    assert t.schema.field("id").type == pa.string()
+    assert t.equals(swath.read_csv(mixed_csv, schema=str(new)))
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"columns": [{"name": "id", "type": "utf8"}]}))
+    with pytest.warns(DeprecationWarning, match="old form"):
+        assert swath.read_csv(mixed_csv, schema=old).equals(t)
+    nested = tmp_path / "nested.json"
+    nested.write_text(json.dumps(
+        {"fields": [{"name": "id", "type": "list", "item": {"type": "int64"}}]}))
+    with pytest.raises(ValueError, match="CSV columns are flat"):
+        swath.read_csv(mixed_csv, schema=nested)

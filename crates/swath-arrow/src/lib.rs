@@ -21,6 +21,8 @@
 //!   builders with swath's own parsers ([`swath_csv::FromField`]): no
 //!   `String` per field, no allocation per record. A field that does not
 //!   fit is an error naming record, line, byte, column, text and type.
+//! - [`schema_file`]: the one JSON form of a schema, nested, that every
+//!   format's `schema --json` writes and `--schema FILE` reads.
 //! - [`ParquetSink`] (feature `parquet`, on by default) and [`IpcSink`]
 //!   write batches out.
 //!
@@ -76,6 +78,7 @@ mod parallel;
 mod parquet_sink;
 mod range;
 mod reader;
+pub mod schema_file;
 mod split;
 pub mod text;
 mod thread_batches;
@@ -91,9 +94,10 @@ pub use parallel::{ParallelArrowReader, ParallelBatches};
 pub use parquet_sink::{encode_threads_for, ParquetCompression, ParquetOptions, ParquetSink};
 pub use range::FileRange;
 pub use reader::{ArrowReader, StreamInput};
+pub use schema_file::SchemaFile;
 pub use split::SplitArrowReader;
 pub use thread_batches::ThreadBatches;
-pub use types::{parse_schema_json, parse_schema_text, ColumnSpec, ColumnType, UTC};
+pub use types::{parse_schema_text, ColumnSpec, ColumnType, UTC};
 
 // Re-exported so that users build schemas and read batches with the same
 // Arrow this crate was built with.

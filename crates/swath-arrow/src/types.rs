@@ -1,5 +1,6 @@
 //! The column types swath decodes, their names in schema text, and the
-//! schema text and JSON forms (`id:int64,ts:timestamptz`).
+//! schema text (`id:int64,ts:timestamptz`); the JSON form is
+//! [`schema_file`](crate::schema_file)'s.
 
 use std::sync::Arc;
 
@@ -171,38 +172,6 @@ pub fn parse_schema_text(text: &str) -> Result<Vec<ColumnSpec>> {
     Ok(out)
 }
 
-/// Parse a JSON schema: what `swath csv schema --json` prints (an object
-/// with a `columns` array of `{"name", "type", "nullable"}`; other keys
-/// are ignored), or that array alone.
-///
-/// # Errors
-///
-/// [`Error::Schema`] when the JSON does not parse or has another shape.
-pub fn parse_schema_json(json: &str) -> Result<Vec<ColumnSpec>> {
-    let bad = |m: String| Error::Schema(m);
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| bad(format!("schema JSON: {e}")))?;
-    let cols = match &v {
-        serde_json::Value::Array(a) => a,
-        serde_json::Value::Object(o) => match o.get("columns").or_else(|| o.get("fields")) {
-            Some(serde_json::Value::Array(a)) => a,
-            _ => return Err(bad("schema JSON: no \"columns\" array".into())),
-        },
-        _ => return Err(bad("schema JSON: expected an object or an array".into())),
-    };
-    cols.iter()
-        .map(|c| {
-            let name = c.get("name").and_then(|n| n.as_str());
-            let ty = c.get("type").and_then(|n| n.as_str());
-            let (Some(name), Some(ty)) = (name, ty) else {
-                return Err(bad(format!("schema JSON: column without name or type: {c}")));
-            };
-            let nullable = c.get("nullable").and_then(|n| n.as_bool()).unwrap_or(true);
-            Ok(ColumnSpec { name: name.to_string(), ty: ColumnType::parse(ty)?, nullable })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,15 +184,6 @@ mod tests {
         assert_eq!(s[2].ty, ColumnType::Utf8);
         assert!(parse_schema_text("id").is_err());
         assert!(parse_schema_text("id:int128").is_err());
-    }
-
-    #[test]
-    fn schema_json() {
-        let j = r#"{"columns":[{"name":"a","type":"int64","nullable":false},{"name":"b","type":"utf8"}]}"#;
-        let s = parse_schema_json(j).unwrap();
-        assert_eq!(s.len(), 2);
-        assert!(!s[0].nullable && s[1].nullable);
-        assert!(parse_schema_json("{}").is_err());
     }
 
     #[test]

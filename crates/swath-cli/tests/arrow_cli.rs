@@ -422,7 +422,7 @@ fn schema_table_json_and_overrides() {
         .assert()
         .success();
     let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
-    let cols = v["columns"].as_array().unwrap();
+    let cols = v["fields"].as_array().unwrap();
     let types: Vec<&str> = cols.iter().map(|c| c["type"].as_str().unwrap()).collect();
     assert_eq!(types, ["utf8", "int64", "float64", "boolean", "date32", "timestamptz", "utf8"]);
     assert_eq!(cols[0]["given"], true);
@@ -440,6 +440,39 @@ fn schema_table_json_and_overrides() {
         .assert()
         .success();
     assert_eq!(read_parquet(&out)[0].schema().field(0).data_type(), &DataType::Utf8);
+    // The schema file is the JSON commands' too (one form for both formats),
+    // and their schema files read back here while the columns are flat.
+    let j = file(&dir, "in.jsonl", b"{\"id\": 1, \"name\": \"a\"}\n");
+    let a = swath().args(["json", "schema", "--json"]).arg(&j).assert().success();
+    let from_json = file(&dir, "j.json", &a.get_output().stdout);
+    let a = swath()
+        .args(["csv", "schema", "--json", "--schema"])
+        .arg(&from_json)
+        .arg(&input)
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    assert_eq!(v["fields"][0]["type"], "int64");
+    assert_eq!(v["fields"][0]["given"], true);
+    // The old form, {"columns": [...]}, still reads, with a note.
+    let old = file(&dir, "old.json", br#"{"columns":[{"name":"id","type":"utf8"}]}"#);
+    let a = swath()
+        .args(["csv", "schema", "--json", "--schema"])
+        .arg(&old)
+        .arg(&input)
+        .assert()
+        .success();
+    assert!(String::from_utf8_lossy(&a.get_output().stderr).contains("the old form"));
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    assert_eq!(v["fields"][0]["type"], "utf8");
+    // A nested field is not a CSV column.
+    let nested = file(
+        &dir,
+        "nested.json",
+        br#"{"fields":[{"name":"id","type":"struct","fields":[{"name":"a","type":"int64"}]}]}"#,
+    );
+    let a = swath().args(["csv", "schema", "--schema"]).arg(&nested).arg(&input).assert().failure();
+    assert!(String::from_utf8_lossy(&a.get_output().stderr).contains("CSV columns are flat"));
     // Unknown types and columns are clear errors.
     let a = swath().args(["csv", "schema", "--schema", "id:int128"]).arg(&input).assert().failure();
     assert!(String::from_utf8_lossy(&a.get_output().stderr).contains("unknown type"));

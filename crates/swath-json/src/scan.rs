@@ -14,6 +14,11 @@ use swath::swar::{nonzero_bytes, splat, word, HIGH, LOW7};
 /// recurse, and a line of 100 MB of `[` must not overflow the stack.
 pub const MAX_DEPTH: usize = 256;
 
+// A schema of data this deep must read back from its schema file: a
+// struct nests the file two levels, and the file's own object and list
+// add a few.
+const _: () = assert!(2 * MAX_DEPTH + 8 <= swath_arrow::schema_file::MAX_DEPTH);
+
 /// A syntax error: where in the line (0-based byte) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Syntax {

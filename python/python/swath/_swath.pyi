@@ -7,8 +7,10 @@ from typing import Any, Iterator, Literal, Mapping, Optional, Sequence, Union
 StrPath = Union[str, "PathLike[str]"]
 Columns = Union[Sequence[str], Sequence[int], None]
 # A pyarrow.Schema (or anything with __arrow_c_schema__), a dict of column
-# name to type name, or the CLI's text ("id:int64!,when:timestamptz").
-SchemaArg = Union[Any, Mapping[str, str], str, None]
+# name to type name, the CLI's text ("id:int64!,when:timestamptz"), or the
+# path of a schema file as `swath csv schema --json` and `swath json schema
+# --json` print it (a PathLike, or a str ending in .json or naming a file).
+SchemaArg = Union[Any, Mapping[str, str], str, "PathLike[str]", None]
 
 __version__: str
 

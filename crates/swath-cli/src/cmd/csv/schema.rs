@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use swath::Source;
 use swath_arrow::arrow_array::RecordBatch;
-use swath_arrow::arrow_schema::SchemaRef;
+use swath_arrow::arrow_schema::{Field, Fields, SchemaRef};
+use swath_arrow::schema_file;
 use swath_arrow::{
     ArrowReader, ArrowReaderBuilder, Infer, OnError, ParallelArrowReader, StreamInput,
 };
@@ -39,8 +40,8 @@ pub struct Args {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ArrowOpts {
     /// Column types, overriding inference per column: `id:int64,ts:timestamptz`
-    /// (a `!` after the type: not null), or a JSON file as `swath csv schema
-    /// --json` prints. Types: int64, float64, boolean, date32, timestamp,
+    /// (a `!` after the type: not null), or a schema file as `swath csv
+    /// schema --json` prints (`{"fields": [...]}`). Types: int64, float64, boolean, date32, timestamp,
     /// timestamptz, utf8, utf8view.
     #[arg(long, value_name = "SPEC|FILE")]
     schema: Option<String>,
@@ -94,7 +95,12 @@ impl ArrowOpts {
             let specs = if looks_like_file {
                 let text = std::fs::read_to_string(spec)
                     .with_context(|| format!("cannot read the schema file {spec}"))?;
-                swath_arrow::parse_schema_json(&text)?
+                let file =
+                    schema_file::parse(&text).with_context(|| format!("the schema file {spec}"))?;
+                if file.old_form {
+                    eprintln!("swath: {spec}: {}", schema_file::OLD_FORM_NOTE);
+                }
+                file.column_specs().with_context(|| format!("the schema file {spec}"))?
             } else {
                 swath_arrow::parse_schema_text(spec)?
             };
@@ -198,22 +204,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     args.opts.finish_progress();
     let mut out = std::io::stdout().lock();
     if args.json {
-        let cols: Vec<serde_json::Value> = s
-            .columns
-            .iter()
-            .map(|c| {
-                serde_json::json!({
-                    "name": c.name,
-                    "type": c.ty.name(),
-                    "nullable": c.nullable,
-                    "given": c.given,
-                    "sampled": c.values,
-                    "empty": c.empty,
-                    "note": c.note,
-                })
-            })
-            .collect();
-        let v = serde_json::json!({ "columns": cols, "records": s.records, "method": s.method });
+        // The schema file (`--schema FILE` reads it back), each column
+        // with what decided its type.
+        let fields: Fields =
+            s.columns.iter().map(|c| Field::new(&c.name, c.ty.data_type(), c.nullable)).collect();
+        let mut v = schema_file::to_json(&fields, &mut |path, field| {
+            let Some(c) = s.columns.iter().find(|c| [c.name.as_str()] == path) else { return };
+            field.insert("given".into(), c.given.into());
+            field.insert("sampled".into(), c.values.into());
+            field.insert("empty".into(), c.empty.into());
+            field.insert("note".into(), c.note.into());
+        });
+        v["records"] = s.records.into();
+        v["method"] = s.method.into();
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -14,7 +14,6 @@ use swath_json::JsonReaderBuilder;
 mod check;
 mod count;
 mod schema;
-mod schema_file;
 mod select;
 mod to_arrow;
 mod to_csv;

@@ -4,10 +4,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use swath_arrow::schema_file;
 use swath_json::arrow_schema::{DataType, Fields};
 use swath_json::infer::{Obj, Ty};
 
-use super::schema_file;
 use super::types::TypeOpts;
 use super::JsonOpts;
 
@@ -45,7 +45,12 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
         None => (None, "given"),
     };
     if args.json {
-        let mut v = schema_file::to_json(&typed.schema, root);
+        // Each field's note (why it is text), from the inference.
+        let mut v = schema_file::to_json(typed.schema.fields(), &mut |path, field| {
+            if let Some(note) = root.and_then(|root| note_at(root, path)) {
+                field.insert("note".into(), note.into());
+            }
+        });
         v["lines"] = serde_json::json!(lines);
         v["method"] = serde_json::json!(method);
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
@@ -102,4 +107,19 @@ fn type_name(dt: &DataType) -> String {
         other => swath_arrow::ColumnType::from_data_type(other)
             .map_or_else(|| other.to_string(), |t| t.name().to_string()),
     }
+}
+
+/// The inference's note on the field at `path` (names from the top; `[]`
+/// is a list's item).
+fn note_at(root: &Obj, path: &[&str]) -> Option<String> {
+    let (first, rest) = path.split_first()?;
+    let mut ty = &root.fields.iter().find(|(n, _)| n == first)?.1;
+    for step in rest {
+        ty = match ty {
+            Ty::Object(o) => &o.fields.iter().find(|(n, _)| n == step)?.1,
+            Ty::List(item) => item,
+            _ => return None,
+        };
+    }
+    ty.note()
 }

@@ -6,10 +6,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use swath::Source;
-use swath_json::arrow_schema::{Field, Schema, SchemaRef};
+use swath_arrow::schema_file;
+use swath_json::arrow_schema::{DataType, Field, Schema, SchemaRef};
 use swath_json::{Infer, Inferred, JsonReaderBuilder};
-
-use super::schema_file;
 
 /// How to type the fields.
 #[derive(Debug, Clone, clap::Args)]
@@ -64,8 +63,19 @@ impl TypeOpts {
             if spec.ends_with(".json") || Path::new(spec).is_file() {
                 let text = std::fs::read_to_string(spec)
                     .with_context(|| format!("cannot read the schema file {spec}"))?;
-                let schema =
+                let file =
                     schema_file::parse(&text).with_context(|| format!("the schema file {spec}"))?;
+                if file.old_form {
+                    eprintln!("swath: {spec}: {}", schema_file::OLD_FORM_NOTE);
+                }
+                let schema = file.schema;
+                if let Some(field) = schema.fields().iter().find(|f| has_utf8view(f.data_type())) {
+                    anyhow::bail!(
+                        "the schema file {spec}: field {:?}: utf8view is not a JSON lines type \
+                         (utf8 is)",
+                        field.name()
+                    );
+                }
                 let given = schema.fields().iter().map(|f| f.name().clone()).collect();
                 return Ok((Typed { schema: Arc::new(schema), inferred: None, given }, src));
             }
@@ -88,5 +98,16 @@ impl TypeOpts {
         }
         let schema = Arc::new(Schema::new(fields));
         Ok((Typed { schema, inferred: Some(inferred), given }, src))
+    }
+}
+
+/// Whether `dt` is, or holds, `Utf8View`: a CSV column type, which the
+/// JSON decoder does not build.
+fn has_utf8view(dt: &DataType) -> bool {
+    match dt {
+        DataType::Utf8View => true,
+        DataType::Struct(fs) => fs.iter().any(|f| has_utf8view(f.data_type())),
+        DataType::List(item) => has_utf8view(item.data_type()),
+        _ => false,
     }
 }
