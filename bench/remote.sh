@@ -29,7 +29,7 @@ py=${SWATH_PEER_PYTHON:?set SWATH_PEER_PYTHON=\$(.ci/peers.sh --bench)}
 swath=${SWATH_CLI:-${CARGO_TARGET_DIR:-target}/release/swath}
 [ -n "${SWATH_CLI:-}" ] || bash bench/build
 serve=${CARGO_TARGET_DIR:-target}/release/examples/serve_range
-cargo build --release -q -p swath-testkit --example serve_range
+cargo build --release -q -p swath-testkit --features http --example serve_range
 dir=$(mktemp -d)
 port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$py" -m moto.server -H 127.0.0.1 -p "$port" >"$dir/moto.log" 2>&1 &

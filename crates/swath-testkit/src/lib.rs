@@ -15,14 +15,16 @@
 //!   ([`TempFile`]), for checks that need a path.
 //! - [`regressions`]: the fuzzers' kept inputs replayed through their
 //!   checks ([`replay_kept_inputs`]).
-//! - [`http`]: loopback HTTP/1.1 servers for the remote-input tests: a
-//!   ranged object server with ETags ([`RangeServer`]) and a proxy that
-//!   fails, delays or cuts responses on a plan ([`FaultProxy`], [`Faults`]).
+//! - [`http`] (feature `http`): loopback HTTP/1.1 servers for the
+//!   remote-input tests: a ranged object server with ETags on hyper
+//!   ([`RangeServer`]) and a proxy on raw sockets that fails, delays or
+//!   cuts responses on a plan ([`FaultProxy`], [`Faults`]).
 //! - [`s3`]: a real S3-compatible server (moto's) on loopback, killed on
 //!   drop ([`MotoServer`]).
 //!
-//! Only ever a dev-dependency: nothing a user builds links it. It has no
-//! dependencies of its own, so even the core crate's unit tests can use it.
+//! Only ever a dev-dependency: nothing a user builds links it. It depends
+//! on no swath crate (and without features on nothing), so even the core
+//! crate's unit tests can use it.
 //! The lab's `swath_lab::CountingAlloc` is a separate, product-side
 //! allocator (it measures the lab's methods in the `swath` binary); this one
 //! is for tests, and adds the per-thread count they need.
@@ -32,6 +34,7 @@
 pub mod alloc;
 pub mod csv;
 pub mod file;
+#[cfg(feature = "http")]
 pub mod http;
 pub mod json;
 pub mod read;
@@ -42,6 +45,7 @@ pub mod s3;
 pub use alloc::CountingAlloc;
 pub use csv::{csv_document, CsvShape};
 pub use file::TempFile;
+#[cfg(feature = "http")]
 pub use http::{FaultProxy, Faults, RangeServer};
 pub use json::json_document;
 pub use read::Chunked;
