@@ -8,18 +8,22 @@
 #                    target until 10M executions or 30 min, whichever first
 #   bash fuzz/run.sh --seconds 60 split_plan arrow_values   some targets
 #
-# --jobs N runs N targets at once (default: the number of cores). The
+# --jobs N runs N targets at once (default: the number of cores).
+# --codegen-units N builds with N codegen units (cargo-fuzz's default is 1:
+# the fastest targets, the slowest build). CI's smoke run takes 16, for a
+# build minutes shorter; a campaign keeps the default. The
 # corpus grows in fuzz/corpus/<target> (not committed). A crash fails the
 # run and is left in fuzz/artifacts/<target>/; once fixed, keep it in
 # fuzz/regressions/<target>/, where the fuzz_regressions tests replay it.
 set -euo pipefail
 cd "$(dirname "$0")"
-seconds=20 runs=-1 jobs=$(nproc) targets=()
+seconds=20 runs=-1 jobs=$(nproc) codegen_units=() targets=()
 while [ $# -gt 0 ]; do
     case $1 in
         --seconds) seconds=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
+        --codegen-units) codegen_units=(--codegen-units "$2"); shift 2 ;;
         -*) echo "fuzz/run.sh: unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -36,7 +40,7 @@ if ! command -v cargo-fuzz >/dev/null; then
     echo "installing cargo-fuzz"
     cargo install cargo-fuzz --locked --quiet
 fi
-cargo +nightly fuzz build
+cargo +nightly fuzz build "${codegen_units[@]}"
 bin_dir=target/$(rustc -vV | sed -n 's/^host: //p')/release
 
 # No leak checks (libFuzzer's per input, LeakSanitizer's at exit): the
