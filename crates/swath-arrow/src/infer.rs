@@ -2,16 +2,16 @@
 //!
 //! A column starts as "could be any type" and each non-empty value rules
 //! out the types that do not parse it; the most specific type left wins
-//! (Int64, Float64, Boolean, Date32, Timestamp, TimestampTz, else Utf8).
+//! (Int64, Float64, Boolean, Date32, Timestamp, TimestampTz, else Utf8):
+//! the lattice of [`Fits`], which JSON's strings use too.
 //! The values come from the head of the file and from records spread over
 //! all of it, read from record starts found from the bytes at each place
 //! alone, exact on valid CSV ([`swath_csv::ParallelReader::sample_starts`]:
 //! no pass over the whole file), or from every record ([`Infer::Full`]).
 
-use swath_csv::typed::{has_leading_zero, is_integer_text};
-use swath_csv::{FromField, Record};
+use swath_csv::Record;
 
-use crate::text::{parse_date, parse_timestamp};
+use crate::fits::Fits;
 use crate::types::ColumnType;
 
 /// How to find the types of the columns that have none given.
@@ -41,26 +41,12 @@ impl Default for Infer {
     }
 }
 
-const INT: u8 = 1;
-const FLOAT: u8 = 2;
-const BOOL: u8 = 4;
-const DATE: u8 = 8;
-const TS: u8 = 16;
-const TSTZ: u8 = 32;
-const ALL: u8 = INT | FLOAT | BOOL | DATE | TS | TSTZ;
-
-/// Why a column got its type, beyond "every value parses as it".
-/// A value with a leading zero (`00501`) ruled out the numbers.
-const LEADING_ZERO: u8 = 1;
-/// An integer past the 64-bit range made the column float64.
-const BIG_INTEGER: u8 = 2;
-
 /// What the values seen of one column allow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColumnGuess {
-    /// The types not yet ruled out (bits).
-    fits: u8,
-    /// Why (bits: [`LEADING_ZERO`], [`BIG_INTEGER`]).
+    /// The types not yet ruled out.
+    fits: Fits,
+    /// Why (bits: [`Fits::LEADING_ZERO`], [`Fits::BIG_INTEGER`]).
     why: u8,
     /// Values seen (empty ones included).
     pub values: u64,
@@ -70,7 +56,7 @@ pub struct ColumnGuess {
 
 impl Default for ColumnGuess {
     fn default() -> ColumnGuess {
-        ColumnGuess { fits: ALL, why: 0, values: 0, empty: 0 }
+        ColumnGuess { fits: Fits::ANY, why: 0, values: 0, empty: 0 }
     }
 }
 
@@ -78,7 +64,7 @@ impl ColumnGuess {
     /// A column that none of `records` records reached (short records,
     /// when flexible): each of them is a missing field, that is, null.
     pub(crate) fn missing_in(records: u64) -> ColumnGuess {
-        ColumnGuess { fits: ALL, why: 0, values: records, empty: records }
+        ColumnGuess { fits: Fits::ANY, why: 0, values: records, empty: records }
     }
 
     /// Rule out the types `f` does not parse as.
@@ -92,43 +78,12 @@ impl ColumnGuess {
                 return;
             }
         };
-        // Each test runs only while its type is still possible, so a text
-        // column stops costing anything after its first word.
-        let mut fits = self.fits;
-        if fits & (INT | FLOAT) != 0 && has_leading_zero(f) {
-            // A code, not a quantity: as a number it would lose its text.
-            fits &= !(INT | FLOAT);
-            self.why |= LEADING_ZERO;
-        }
-        if fits & INT != 0 && i64::from_field(f).is_err() {
-            fits &= !INT;
-        }
-        if fits & FLOAT != 0 && f64::from_field(f).is_err() {
-            fits &= !FLOAT;
-        }
-        // Only a long value can be an integer past 64 bits (19 digits).
-        if f.len() > 18 && fits & FLOAT != 0 && is_integer_text(f) && i64::from_field(f).is_err() {
-            self.why |= BIG_INTEGER;
-        }
-        if fits & BOOL != 0 && bool::from_field(f).is_err() {
-            fits &= !BOOL;
-        }
-        if fits & DATE != 0 && parse_date(f).is_none() {
-            fits &= !DATE;
-        }
-        if fits & (TS | TSTZ) != 0 {
-            match parse_timestamp(f) {
-                Some((_, true)) => fits &= !TS,
-                Some((_, false)) => fits &= !TSTZ,
-                None => fits &= !(TS | TSTZ),
-            }
-        }
-        self.fits = fits;
+        self.why |= self.fits.see(f);
     }
 
     /// Combine with what another part of the file allowed.
     pub fn merge(&mut self, other: &ColumnGuess) {
-        self.fits &= other.fits;
+        self.fits = self.fits.join(other.fits);
         self.why |= other.why;
         self.values += other.values;
         self.empty += other.empty;
@@ -140,15 +95,7 @@ impl ColumnGuess {
         if self.values == self.empty {
             return ColumnType::Utf8;
         }
-        let order = [
-            (INT, ColumnType::Int64),
-            (FLOAT, ColumnType::Float64),
-            (BOOL, ColumnType::Boolean),
-            (DATE, ColumnType::Date32),
-            (TS, ColumnType::Timestamp),
-            (TSTZ, ColumnType::TimestampTz),
-        ];
-        order.iter().find(|(b, _)| self.fits & b != 0).map_or(ColumnType::Utf8, |&(_, t)| t)
+        self.fits.column_type()
     }
 
     /// Why the column has its type, when there is more to say than
@@ -156,10 +103,10 @@ impl ColumnGuess {
     /// zero, or integers past the 64-bit range read as float64.
     pub fn note(&self) -> Option<&'static str> {
         match self.column_type() {
-            ColumnType::Utf8 if self.why & LEADING_ZERO != 0 => {
+            ColumnType::Utf8 if self.why & Fits::LEADING_ZERO != 0 => {
                 Some("numbers with a leading zero (codes such as 00501) kept as text")
             }
-            ColumnType::Float64 if self.why & BIG_INTEGER != 0 => {
+            ColumnType::Float64 if self.why & Fits::BIG_INTEGER != 0 => {
                 Some("integers past the 64-bit range: float64, exact only to 2^53")
             }
             _ => None,

@@ -69,6 +69,7 @@ mod decode;
 #[cfg(feature = "parquet")]
 mod encode;
 mod error;
+mod fits;
 mod infer;
 mod ipc;
 #[cfg(feature = "parquet")]
@@ -87,6 +88,7 @@ mod types;
 pub use builder::{ArrowReaderBuilder, ColumnReport, InferredSchema, DEFAULT_BATCH_SIZE};
 pub use decode::OnError;
 pub use error::{Error, Result};
+pub use fits::Fits;
 pub use infer::{ColumnGuess, Guesses, Infer};
 pub use ipc::IpcSink;
 pub use parallel::{ParallelArrowReader, ParallelBatches};

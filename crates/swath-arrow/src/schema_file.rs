@@ -75,14 +75,15 @@ impl SchemaFile {
     }
 }
 
+/// What a format adds to a field's JSON object: called with the field's
+/// path (names from the top; a list's item is `[]`) and the object.
+pub type Annotate<'a> = dyn FnMut(&[&str], &mut Map<String, Value>) + 'a;
+
 /// The schema file of `fields`: `{"fields": [...]}`. `annotate` is called
 /// with each field's path (names from the top; a list's item is `[]`) and
 /// its JSON object, to add what the format knows of it (a note, counts);
 /// the caller adds the file's own keys to the result.
-pub fn to_json(
-    fields: &Fields,
-    annotate: &mut dyn FnMut(&[&str], &mut Map<String, Value>),
-) -> Value {
+pub fn to_json(fields: &Fields, annotate: &mut Annotate<'_>) -> Value {
     let mut path = Vec::new();
     json!({ "fields": fields_json(fields, &mut path, annotate) })
 }
@@ -90,7 +91,7 @@ pub fn to_json(
 fn fields_json<'a>(
     fields: &'a Fields,
     path: &mut Vec<&'a str>,
-    annotate: &mut dyn FnMut(&[&str], &mut Map<String, Value>),
+    annotate: &mut Annotate<'_>,
 ) -> Vec<Value> {
     fields
         .iter()
@@ -111,7 +112,7 @@ fn type_json<'a>(
     dt: &'a DataType,
     v: &mut Map<String, Value>,
     path: &mut Vec<&'a str>,
-    annotate: &mut dyn FnMut(&[&str], &mut Map<String, Value>),
+    annotate: &mut Annotate<'_>,
 ) {
     match dt {
         DataType::Struct(fs) => {

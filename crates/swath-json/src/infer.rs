@@ -23,17 +23,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
-use swath_arrow::text::{parse_date, parse_timestamp};
+use arrow_schema::{DataType, Field, Fields, Schema};
+use swath_arrow::Fits;
 
 use crate::scan::{Cursor, Num, Syntax, MAX_DEPTH};
-
-/// Strings that are all dates.
-const DATE: u8 = 1;
-/// ... all timestamps without an offset.
-const TS: u8 = 2;
-/// ... all timestamps with `Z` or an offset.
-const TSTZ: u8 = 4;
 
 /// Kinds of value seen in a mixed field (for [`Ty::Mixed`]'s report).
 pub(crate) mod kind {
@@ -57,10 +50,11 @@ pub enum Ty {
     /// Numbers, some not integers (or beyond the 64-bit range).
     Float,
     /// Strings; `fits` is which of date, timestamp, timestamp with offset
-    /// every one of them parses as (0: plain text).
+    /// every one of them parses as ([`Fits::TEXT`]: plain text), on the
+    /// lattice CSV columns are inferred on.
     Str {
-        /// Bits of DATE, TS, TSTZ.
-        fits: u8,
+        /// What every string seen parses as.
+        fits: Fits,
     },
     /// Objects: their fields in the order first seen.
     Object(Obj),
@@ -126,7 +120,7 @@ impl Ty {
             (Ty::Bool, Ty::Bool) => Ty::Bool,
             (Ty::Int, Ty::Int) => Ty::Int,
             (Ty::Int | Ty::Float, Ty::Int | Ty::Float) => Ty::Float,
-            (Ty::Str { fits: a }, Ty::Str { fits: b }) => Ty::Str { fits: a & b },
+            (Ty::Str { fits: a }, Ty::Str { fits: b }) => Ty::Str { fits: a.join(b) },
             (Ty::Object(mut a), Ty::Object(b)) => {
                 a.join(b);
                 Ty::Object(a)
@@ -142,11 +136,8 @@ impl Ty {
             Ty::Bool => DataType::Boolean,
             Ty::Int => DataType::Int64,
             Ty::Float => DataType::Float64,
-            Ty::Str { fits: DATE } => DataType::Date32,
-            Ty::Str { fits: TS } => DataType::Timestamp(TimeUnit::Microsecond, None),
-            Ty::Str { fits: TSTZ } => {
-                DataType::Timestamp(TimeUnit::Microsecond, Some(swath_arrow::UTC.into()))
-            }
+            // Date32, a timestamp (µs; UTC with an offset), or Utf8.
+            Ty::Str { fits } => fits.column_type().data_type(),
             // An object without fields has no Parquet form: its JSON text.
             Ty::Object(o) if !o.fields.is_empty() => DataType::Struct(fields_of(o)),
             Ty::List(t) => DataType::List(Arc::new(Field::new("item", t.data_type(), true))),
@@ -313,7 +304,7 @@ impl Inference {
             Some(b'"') => {
                 c.bump();
                 let s = c.string()?;
-                Ty::Str { fits: if s.escaped { 0 } else { text_fits(s.raw) } }
+                Ty::Str { fits: if s.escaped { Fits::TEXT } else { text_fits(s.raw) } }
             }
             Some(b't') => {
                 c.literal(b"true")?;
@@ -343,19 +334,16 @@ impl Inference {
 }
 
 /// Which of date, timestamp and timestamp with offset a string is.
-fn text_fits(s: &[u8]) -> u8 {
-    if s.len() == 10 {
-        return if parse_date(s).is_some() { DATE } else { 0 };
-    }
-    match parse_timestamp(s) {
-        Some((_, true)) => TSTZ,
-        Some((_, false)) => TS,
-        None => 0,
-    }
+fn text_fits(s: &[u8]) -> Fits {
+    let mut fits = Fits::TEMPORAL;
+    fits.see(s);
+    fits
 }
 
 #[cfg(test)]
 mod tests {
+    use arrow_schema::TimeUnit;
+
     use super::*;
 
     fn infer(lines: &[&str]) -> Schema {
