@@ -13,8 +13,7 @@
 //! slow twin the tests compare this against.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 
@@ -36,6 +35,12 @@ use crate::error::Result;
 /// the decoder makes the next, few enough that memory stays flat.
 const IN_FLIGHT: usize = 2;
 
+/// The row-group byte limit reads the encoded size after all but the last
+/// this many batches: those queued and the one being encoded. Waiting for
+/// it costs nothing the bounded queues did not already wait for (a
+/// thread's queue has room for batch `k` once it has encoded `k - 3`).
+const SIZE_LAG: usize = IN_FLIGHT + 1;
+
 /// What an encoder thread is told.
 enum Job {
     /// A new row group: the writers of this thread's leaves, in order.
@@ -47,10 +52,17 @@ enum Job {
 }
 
 /// One encoder thread: its job queue, its answers, and the encoded size
-/// of its leaves' current chunks (read by the row-group byte limit).
+/// of its leaves' chunks after each batch (read by the row-group byte
+/// limit).
 struct Encoder {
     jobs: SyncSender<Job>,
     chunks: Receiver<Vec<ArrowColumnChunk>>,
+    /// After each `Write`, the encoded bytes of this thread's chunks of the
+    /// open row group.
+    sizes: Receiver<usize>,
+    /// Sizes received in the open row group, and the last of them.
+    sizes_seen: usize,
+    size: usize,
     handle: Option<JoinHandle<std::result::Result<(), ParquetError>>>,
     /// Leaf indexes (schema order) this thread owns.
     leaves: Vec<usize>,
@@ -70,12 +82,12 @@ pub(crate) struct ParallelEncoder<W: Write + Send> {
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
     encoders: Pool,
-    /// Encoded bytes of the open row group, summed over its leaves.
-    estimated: Arc<AtomicUsize>,
     leaf_count: usize,
     row_groups: usize,
     /// Rows in the open row group (0: none open).
     group_rows: usize,
+    /// Batches sent in the open row group.
+    group_batches: usize,
     max_rows: usize,
     max_bytes: usize,
 }
@@ -110,21 +122,20 @@ impl<W: Write + Send> ParallelEncoder<W> {
         let (file, factory) = writer.into_serialized_writer()?;
         let leaf_count = file.schema_descr().num_columns();
         let threads = threads.clamp(1, leaf_count.max(1));
-        let estimated = Arc::new(AtomicUsize::new(0));
         let mut encoders = Pool(Vec::with_capacity(threads));
         for t in 0..threads {
             let leaves = (t..leaf_count).step_by(threads).collect();
-            encoders.0.push(spawn_encoder(leaves, estimated.clone())?);
+            encoders.0.push(spawn_encoder(leaves)?);
         }
         Ok(ParallelEncoder {
             file,
             factory,
             schema,
             encoders,
-            estimated,
             leaf_count,
             row_groups,
             group_rows: 0,
+            group_batches: 0,
             max_rows: limits.rows.max(1),
             max_bytes: limits.bytes.max(1),
         })
@@ -132,13 +143,16 @@ impl<W: Write + Send> ParallelEncoder<W> {
 
     /// Encode one batch. A row group closes after exactly `row_group_rows`
     /// rows (the batch is cut there), or before a batch once the encoded
-    /// size of the open one has reached `row_group_bytes`; that size is
-    /// what the encoder threads have finished so far, so by bytes a row
-    /// group can run over by the batches still in flight.
+    /// size of the open one has reached `row_group_bytes`. That size is
+    /// the one after all but the last [`SIZE_LAG`] batches sent, waited
+    /// for if need be: never what the threads happen to have finished, so
+    /// the file is the same bytes on every run and for any number of
+    /// threads, however fast each stage goes. By bytes a row group can run
+    /// over by those batches in flight.
     pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         let mut batch = batch.clone();
         while batch.num_rows() > 0 {
-            if self.group_rows > 0 && self.estimated.load(Ordering::Relaxed) >= self.max_bytes {
+            if self.group_rows > 0 && self.encoded_before_in_flight()? >= self.max_bytes {
                 self.close_row_group()?;
             }
             if self.group_rows == 0 {
@@ -149,6 +163,7 @@ impl<W: Write + Send> ParallelEncoder<W> {
             batch = batch.slice(take, batch.num_rows() - take);
             self.send(&head)?;
             self.group_rows += take;
+            self.group_batches += 1;
             if self.group_rows == self.max_rows {
                 self.close_row_group()?;
             }
@@ -223,7 +238,10 @@ impl<W: Write + Send> ParallelEncoder<W> {
         let mut writers: Vec<Option<ArrowColumnWriter>> =
             self.factory.create_column_writers(self.row_groups)?.into_iter().map(Some).collect();
         debug_assert_eq!(writers.len(), self.leaf_count);
-        self.estimated.store(0, Ordering::Relaxed);
+        self.group_batches = 0;
+        for e in &mut self.encoders.0 {
+            (e.sizes_seen, e.size) = (0, 0);
+        }
         for i in 0..self.encoders.0.len() {
             let mine =
                 self.encoders.0[i].leaves.iter().filter_map(|&l| writers[l].take()).collect();
@@ -244,9 +262,29 @@ impl<W: Write + Send> ParallelEncoder<W> {
         Ok(())
     }
 
+    /// The open row group's encoded bytes after its first
+    /// `group_batches - SIZE_LAG` batches (0 before there are more than
+    /// [`SIZE_LAG`]), summed over the threads; waits for them.
+    fn encoded_before_in_flight(&mut self) -> Result<usize> {
+        let Some(upto) = self.group_batches.checked_sub(SIZE_LAG).filter(|&n| n > 0) else {
+            return Ok(0);
+        };
+        let mut total = 0;
+        for e in &mut self.encoders.0 {
+            e.sizes_until(upto)?;
+            total += e.size;
+        }
+        Ok(total)
+    }
+
     fn close_row_group(&mut self) -> Result<()> {
         for i in 0..self.encoders.0.len() {
             self.submit(i, Job::Close)?;
+        }
+        // The sizes still to come of this row group, before its chunks.
+        let batches = self.group_batches;
+        for e in &mut self.encoders.0 {
+            e.sizes_until(batches)?;
         }
         let mut chunks: Vec<Option<ArrowColumnChunk>> =
             (0..self.leaf_count).map(|_| None).collect();
@@ -291,6 +329,18 @@ impl Drop for Pool {
 }
 
 impl Encoder {
+    /// Receive this thread's sizes until it has reported `batches` batches
+    /// of the open row group (`size` is then the size after that many).
+    fn sizes_until(&mut self, batches: usize) -> Result<()> {
+        while self.sizes_seen < batches {
+            match self.sizes.recv() {
+                Ok(size) => (self.sizes_seen, self.size) = (self.sizes_seen + 1, size),
+                Err(_) => return Err(self.stopped()),
+            }
+        }
+        Ok(())
+    }
+
     /// Close the job queue: the thread ends once it has done what is queued.
     fn stop(&mut self) {
         let (closed, _) = sync_channel(0);
@@ -316,26 +366,25 @@ fn panicked() -> ParquetError {
     ParquetError::General("a Parquet encoder thread panicked".into())
 }
 
-fn spawn_encoder(leaves: Vec<usize>, estimated: Arc<AtomicUsize>) -> Result<Encoder> {
+fn spawn_encoder(leaves: Vec<usize>) -> Result<Encoder> {
     let (jobs, queue) = sync_channel::<Job>(IN_FLIGHT);
     let (done, chunks) = sync_channel::<Vec<ArrowColumnChunk>>(1);
+    // Unbounded, so that a size never waits: the writer takes them all by
+    // the row group's close, a few numbers a batch.
+    let (sized, sizes) = channel::<usize>();
     let handle = thread::Builder::new().name("swath-parquet-encode".into()).spawn(move || {
         let mut writers: Vec<ArrowColumnWriter> = Vec::new();
-        // What this thread last added to the shared estimate.
-        let mut counted = 0usize;
         for job in queue {
             match job {
-                Job::Start(w) => {
-                    writers = w;
-                    counted = 0;
-                }
+                Job::Start(w) => writers = w,
                 Job::Write(cols) => {
                     for (w, col) in writers.iter_mut().zip(&cols) {
                         w.write(col)?;
                     }
                     let now: usize = writers.iter().map(|w| w.get_estimated_total_bytes()).sum();
-                    estimated.fetch_add(now.saturating_sub(counted), Ordering::Relaxed);
-                    counted = now;
+                    if sized.send(now).is_err() {
+                        break;
+                    }
                 }
                 Job::Close => {
                     let closed = std::mem::take(&mut writers)
@@ -350,5 +399,5 @@ fn spawn_encoder(leaves: Vec<usize>, estimated: Arc<AtomicUsize>) -> Result<Enco
         }
         Ok(())
     })?;
-    Ok(Encoder { jobs, chunks, handle: Some(handle), leaves })
+    Ok(Encoder { jobs, chunks, sizes, sizes_seen: 0, size: 0, handle: Some(handle), leaves })
 }

@@ -246,21 +246,38 @@ fn parquet_encoded_on_threads_reports_a_failing_output() {
 }
 
 /// Row groups closed by encoded bytes: the count may differ from the one
-/// thread's (the limit sees what the threads have finished), every value
-/// must not.
+/// thread's (the limit sees the size before the batches in flight), every
+/// value must not; and the file is the same bytes for any number of
+/// threads and on every run, however the threads are scheduled (it once
+/// read what the threads happened to have finished: a capped run and an
+/// uncapped one of `to-parquet` wrote different files).
 #[test]
 fn parquet_encoded_on_threads_closes_row_groups_by_bytes() {
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let data = generate(5000, 31, true, true);
     let want = slow_read(&data);
     let batches = sequential(&data, 250);
-    let opts =
-        ParquetOptions { row_group_bytes: 8 << 10, encode_threads: 3, ..ParquetOptions::default() };
-    let mut sink = ParquetSink::new(Vec::new(), batches[0].schema(), &opts).unwrap();
-    for b in &batches {
-        sink.write(b).unwrap();
+    let write = |encode_threads: usize| {
+        let opts = ParquetOptions {
+            row_group_bytes: 8 << 10,
+            encode_threads,
+            ..ParquetOptions::default()
+        };
+        let mut sink = ParquetSink::new(Vec::new(), batches[0].schema(), &opts).unwrap();
+        for b in &batches {
+            sink.write(b).unwrap();
+            // Now and then the writer outruns the encoders, or waits.
+            if b.num_rows() % 3 == 0 {
+                std::thread::yield_now();
+            }
+        }
+        sink.finish().unwrap()
+    };
+    let three = write(3);
+    for threads in [2, 3, 3, 6, 64] {
+        assert!(write(threads) == three, "{threads} threads: not the same file");
     }
-    let bytes = bytes::Bytes::from(sink.finish().unwrap());
+    let bytes = bytes::Bytes::from(three);
     let rdr = ParquetRecordBatchReaderBuilder::try_new(bytes).unwrap();
     assert!(rdr.metadata().num_row_groups() > 1, "8 KiB row groups of a 5000-row file");
     let back: Vec<RecordBatch> = rdr.build().unwrap().map(|r| r.unwrap()).collect();
