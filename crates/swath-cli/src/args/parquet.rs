@@ -24,8 +24,9 @@ pub struct ParquetArgs {
     no_statistics: bool,
     /// Threads that encode and compress the columns (0 = half the -t
     /// threads for a file decoded in parallel, every core for input read
-    /// on one thread; 1 = on the writing thread). The file is the same for
-    /// any number.
+    /// on one thread; 1 = on the writing thread). The values are the same
+    /// for any number, and so is the file, except that row groups closed
+    /// by --row-group-size may fall elsewhere with 1 than with more.
     #[arg(long, default_value_t = 0)]
     encode_threads: usize,
 }
