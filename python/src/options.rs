@@ -193,7 +193,7 @@ pub fn arrow_failure(e: swath_arrow::Error) -> Failure {
 /// other `schema=`. The old CSV form is read with a `DeprecationWarning`.
 pub fn schema_file_arg(s: &Bound<'_, PyAny>) -> PyResult<Option<SchemaFile>> {
     let path: PathBuf = match s.extract::<String>() {
-        Ok(text) if text.ends_with(".json") || Path::new(&text).is_file() => text.into(),
+        Ok(text) if schema_file::names_a_file(&text) => text.into(),
         Ok(_) => return Ok(None),
         Err(_) if s.hasattr("__fspath__")? => s.extract()?,
         Err(_) => return Ok(None),

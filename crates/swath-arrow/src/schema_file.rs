@@ -20,6 +20,7 @@
 //! (flat), or that list alone, is still read, and said to be old
 //! ([`SchemaFile::old_form`]) so that a caller can ask for the new one.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, Schema};
@@ -40,6 +41,13 @@ pub const MAX_DEPTH: usize = 1024;
 pub const OLD_FORM_NOTE: &str = "this schema file has the old form {\"columns\": [...]}, which \
      a later swath will not read; write it anew with `swath csv schema --json`, which gives \
      {\"fields\": [...]}";
+
+/// Whether a `--schema` (or Python `schema=`) text names a schema file
+/// rather than giving types (`id:int64,...`): it ends in `.json` or is
+/// the path of a file. One rule for the CLI and Python.
+pub fn names_a_file(spec: &str) -> bool {
+    spec.ends_with(".json") || Path::new(spec).is_file()
+}
 
 /// A schema file, read.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,10 +87,9 @@ impl SchemaFile {
 /// path (names from the top; a list's item is `[]`) and the object.
 pub type Annotate<'a> = dyn FnMut(&[&str], &mut Map<String, Value>) + 'a;
 
-/// The schema file of `fields`: `{"fields": [...]}`. `annotate` is called
-/// with each field's path (names from the top; a list's item is `[]`) and
-/// its JSON object, to add what the format knows of it (a note, counts);
-/// the caller adds the file's own keys to the result.
+/// The schema file of `fields`: `{"fields": [...]}`, each field's object
+/// passed through `annotate` to add what the format knows of it (a note,
+/// counts); the caller adds the file's own keys to the result.
 pub fn to_json(fields: &Fields, annotate: &mut Annotate<'_>) -> Value {
     let mut path = Vec::new();
     json!({ "fields": fields_json(fields, &mut path, annotate) })
@@ -270,6 +277,7 @@ mod tests {
             r#"{"fields":[{"name":"r","type":"struct","fields":[{"name":"a","type":"decimal"}]}]}"#,
         );
         assert!(err.unwrap_err().to_string().contains("field \"r.a\""));
+        assert!(parse(r#"{"fields":[{"name":"a","type":"decimal"}]}"#).is_err());
         assert!(parse(r#"{"fields":[{"type":"int64"}]}"#).is_err());
         assert!(parse(r#"{"fields":[{"name":"l","type":"list"}]}"#).is_err());
         assert!(parse(r#"{"nothing":[]}"#).is_err());
@@ -341,6 +349,9 @@ mod tests {
             false,
         )]);
         assert_eq!(parse(&text).unwrap().schema, one);
+        let text = r#"{"fields":[{"name":"[[{\u0041","type":"int64","nullable":false}]} "#;
+        let one = Schema::new(vec![Field::new("[[{A", DataType::Int64, false)]);
+        assert_eq!(parse(text).unwrap().schema, one);
         assert!(parse(r#"{"fields":[]} x"#).is_err());
     }
 }

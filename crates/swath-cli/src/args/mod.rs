@@ -4,6 +4,7 @@
 
 pub mod dialect;
 pub mod parquet;
+pub mod schema_file;
 
 pub use dialect::DialectArgs;
 pub use parquet::ParquetArgs;

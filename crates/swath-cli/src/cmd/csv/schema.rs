@@ -2,7 +2,6 @@
 //! (`--schema`, `--infer`, `--null`, `--on-error`, `--columns`).
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -41,8 +40,8 @@ pub struct Args {
 pub struct ArrowOpts {
     /// Column types, overriding inference per column: `id:int64,ts:timestamptz`
     /// (a `!` after the type: not null), or a schema file as `swath csv
-    /// schema --json` prints (`{"fields": [...]}`). Types: int64, float64, boolean, date32, timestamp,
-    /// timestamptz, utf8, utf8view.
+    /// schema --json` prints (`{"fields": [...]}`). Types: int64, float64,
+    /// boolean, date32, timestamp, timestamptz, utf8, utf8view.
     #[arg(long, value_name = "SPEC|FILE")]
     schema: Option<String>,
     /// How to infer the other columns: `sample` (the head and records at
@@ -91,18 +90,11 @@ impl ArrowOpts {
             b.project_names(cols.clone());
         }
         if let Some(spec) = &self.schema {
-            let looks_like_file = spec.ends_with(".json") || Path::new(spec).is_file();
-            let specs = if looks_like_file {
-                let text = std::fs::read_to_string(spec)
-                    .with_context(|| format!("cannot read the schema file {spec}"))?;
-                let file =
-                    schema_file::parse(&text).with_context(|| format!("the schema file {spec}"))?;
-                if file.old_form {
-                    eprintln!("swath: {spec}: {}", schema_file::OLD_FORM_NOTE);
+            let specs = match crate::args::schema_file::read_if_file(spec)? {
+                Some(file) => {
+                    file.column_specs().with_context(|| format!("the schema file {spec}"))?
                 }
-                file.column_specs().with_context(|| format!("the schema file {spec}"))?
-            } else {
-                swath_arrow::parse_schema_text(spec)?
+                None => swath_arrow::parse_schema_text(spec)?,
             };
             b.column_types(specs);
         }

@@ -1,12 +1,10 @@
 //! `--schema` and `--infer`: how the Arrow commands (`schema`, `check`,
 //! `to-csv`, `to-parquet`, `to-arrow`) type the fields.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use swath::Source;
-use swath_arrow::schema_file;
 use swath_json::arrow_schema::{DataType, Field, Schema, SchemaRef};
 use swath_json::{Infer, Inferred, JsonReaderBuilder};
 
@@ -60,14 +58,7 @@ impl TypeOpts {
     pub fn resolve(&self, b: &JsonReaderBuilder, src: Source) -> Result<(Typed, Source)> {
         let name = src.name();
         if let Some(spec) = &self.schema {
-            if spec.ends_with(".json") || Path::new(spec).is_file() {
-                let text = std::fs::read_to_string(spec)
-                    .with_context(|| format!("cannot read the schema file {spec}"))?;
-                let file =
-                    schema_file::parse(&text).with_context(|| format!("the schema file {spec}"))?;
-                if file.old_form {
-                    eprintln!("swath: {spec}: {}", schema_file::OLD_FORM_NOTE);
-                }
+            if let Some(file) = crate::args::schema_file::read_if_file(spec)? {
                 let schema = file.schema;
                 if let Some(field) = schema.fields().iter().find(|f| has_utf8view(f.data_type())) {
                     anyhow::bail!(
