@@ -244,7 +244,16 @@ impl JsonReaderBuilder {
                 let mut inf = Inference::default();
                 let mut head_bytes = Vec::new();
                 if let (Some(file), Some(len)) = (src.ranged_source(), src.len()) {
-                    sample_ranged(file, len, head, points, per_point, self.cut.max_line, &mut inf)?;
+                    sample_ranged(
+                        file,
+                        len,
+                        head,
+                        points,
+                        per_point,
+                        self.cut.max_line,
+                        self.thread_count(),
+                        &mut inf,
+                    )?;
                     Ok((inferred(inf, false), None))
                 } else {
                     // A stream: its head, kept to be replayed.
@@ -531,12 +540,14 @@ fn inferred(inf: Inference, full: bool) -> Inferred {
     Inferred { schema: Arc::new(schema_of(&inf.root)), root: inf.root, lines: inf.lines, full }
 }
 
-/// The head and `points` places spread over a ranged input, each read in
-/// a window of its own; a place's first (partial) line and any line the
-/// window cuts are not seen, nor is a line seen twice (places closer than
-/// a window, or inside one long line, go on after the lines seen). A line
-/// longer than the window in the head is read whole (up to the line
-/// limit): a field that only a long first line has must not be missed.
+/// The head and `points` places spread over the rest of a ranged input
+/// ([`swath::sample::Spread`], on up to `threads` threads), each read in a
+/// window of its own: up to `per_point` lines that start in the place's
+/// gap, so no line is seen twice; a place's first (partial) line and any
+/// line the window cuts are not seen. A line longer than the window in the
+/// head is read whole (up to the line limit): a field that only a long
+/// first line has must not be missed.
+#[allow(clippy::too_many_arguments)]
 fn sample_ranged(
     file: &dyn swath::ReadAt,
     len: u64,
@@ -544,6 +555,7 @@ fn sample_ranged(
     points: usize,
     per_point: usize,
     max_line: usize,
+    threads: usize,
     inf: &mut Inference,
 ) -> Result<()> {
     let window = (1usize << 20).min(max_line.max(64 * 1024));
@@ -577,41 +589,61 @@ fn sample_ranged(
                 None => break,
             }
         }
-        for line in body[..whole].split(|&b| b == b'\n') {
+        // Up to the head's last line: the places spread over what follows.
+        let mut used = 0;
+        for line in body[..whole].split_inclusive(|&b| b == b'\n') {
             if seen >= head {
                 break;
             }
+            used += line.len();
+            let line = line.strip_suffix(b"\n").unwrap_or(line);
             if inf.see(line).is_ok() && !is_blank(line) {
                 seen += 1;
             }
         }
-        at += (skipped + whole) as u64;
+        at += (skipped + used) as u64;
     }
-    // Bytes seen so far: a place before this goes on from here.
-    let mut covered = at;
-    for p in 1..=points {
-        if covered >= len {
-            break;
-        }
-        let place = (len / (points as u64 + 1) * p as u64).max(covered);
-        if place == 0 {
-            continue;
-        }
-        let n = read_full_at(file, &mut buf, place - 1).map_err(|e| Error::Read(e.into()))?;
-        let bytes = &buf[..n];
-        let Some(first) = memchr::memchr(b'\n', bytes) else { continue };
-        let rest = &bytes[first + 1..];
-        let whole = if place - 1 + (n as u64) < len {
-            memchr::memrchr(b'\n', rest).map_or(0, |i| i + 1)
-        } else {
-            rest.len()
-        };
-        let mut used = 0;
-        for line in rest[..whole].split_inclusive(|&b| b == b'\n').take(per_point) {
-            used += line.len();
-            let _ = inf.see(line.strip_suffix(b"\n").unwrap_or(line));
-        }
-        covered = place + first as u64 + used as u64;
+    // The places, spread over the bytes after the head's lines.
+    let spread = swath::sample::Spread::new(at, len, points);
+    let found = spread.visit(
+        threads,
+        || vec![0u8; window],
+        |buf, gap| -> Result<_> {
+            // From the byte before the place: a line that starts right at it
+            // is seen whole.
+            let from = gap.start.saturating_sub(1);
+            let n = read_full_at(file, buf, from).map_err(|e| Error::Read(e.into()))?;
+            let bytes = &buf[..n];
+            let first = if gap.start == 0 {
+                bytes.strip_prefix(swath::UTF8_BOM).map_or(0, |_| swath::UTF8_BOM.len())
+            } else {
+                match memchr::memchr(b'\n', bytes) {
+                    Some(i) => i + 1,
+                    None => return Ok(None),
+                }
+            };
+            let rest = &bytes[first..];
+            let whole = if from + (n as u64) < len {
+                memchr::memrchr(b'\n', rest).map_or(0, |i| i + 1)
+            } else {
+                rest.len()
+            };
+            let mut start = from + first as u64;
+            let mut mine = Inference::default();
+            for line in rest[..whole].split_inclusive(|&b| b == b'\n').take(per_point) {
+                // A line that starts in the next gap is the next place's.
+                if start >= gap.end {
+                    break;
+                }
+                start += line.len() as u64;
+                // A bad line is the reader's to report, with its place.
+                let _ = mine.see(line.strip_suffix(b"\n").unwrap_or(line));
+            }
+            Ok(Some(mine))
+        },
+    )?;
+    for mine in found {
+        inf.join(mine);
     }
     Ok(())
 }

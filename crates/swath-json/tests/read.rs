@@ -463,3 +463,48 @@ fn a_repeated_key_is_an_error_also_when_guessed() {
         ["F: record 3 (line 3, byte 41): the key \"b\" twice in one object"]
     );
 }
+
+/// Sampled inference sees exactly the lines its plan names, against an
+/// obvious twin: the head's lines, then over the bytes after them
+/// `points` equal gaps, and in each up to `per_point` lines that start in
+/// it. Every line has a field of its own, so the schema's fields are the
+/// lines seen, in order; any thread count gives the same.
+#[test]
+fn sampled_inference_sees_the_head_and_the_lines_that_start_in_each_gap() {
+    let mut doc = String::new();
+    let mut starts = Vec::new();
+    let mut rng = swath_testkit::Rng::new(48);
+    for i in 0..6000 {
+        starts.push(doc.len() as u64);
+        let pad = "x".repeat(rng.below(90) as usize);
+        doc.push_str(&format!("{{\"f{i}\":1,\"pad\":\"{pad}\"}}\n"));
+    }
+    let len = doc.len() as u64;
+    let f = temp(doc.as_bytes());
+    for (head, points, per_point) in [(100, 7, 3), (1, 64, 200), (0, 5, 2), (5000, 1000, 1)] {
+        // The twin.
+        let mut want: Vec<usize> = (0..head).collect();
+        let after = starts[head];
+        for k in 0..points as u64 {
+            let gap = after + (len - after) * k / points as u64
+                ..after + (len - after) * (k + 1) / points as u64;
+            want.extend((0..starts.len()).filter(|&i| gap.contains(&starts[i])).take(per_point));
+        }
+        for threads in [1, 4] {
+            let mut b = JsonReaderBuilder::new();
+            // A 64 KiB window: the head's is not the whole file.
+            b.infer(Infer::Sample { head, points, per_point })
+                .threads(threads)
+                .max_line_len(64 << 10);
+            let got = b.infer_schema(f.path()).unwrap();
+            let fields: Vec<usize> = got
+                .schema
+                .fields()
+                .iter()
+                .filter_map(|f| f.name().strip_prefix('f')?.parse().ok())
+                .collect();
+            assert_eq!(fields, want, "head {head}, {points} x {per_point}, {threads} threads");
+            assert_eq!(got.lines, want.len() as u64);
+        }
+    }
+}

@@ -55,6 +55,7 @@ pub mod parallel;
 pub mod range;
 mod read_at;
 pub mod remote;
+pub mod sample;
 mod source;
 pub mod swar;
 

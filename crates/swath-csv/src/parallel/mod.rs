@@ -352,23 +352,17 @@ impl ParallelReader {
         let header = if cfg.has_headers { Some(top.position().byte) } else { None };
         drop(top);
         let opts = CountOpts::new(cfg, expected);
-        let span = len - after;
-        let place = |k: u64| after + span * k / points as u64;
-        // A place a thread: each is a small read, and on a remote object a
-        // GET whose wait is spent better on more threads than cores.
-        let par = Parallel::new().threads(self.par.thread_count().max(8)).chunk_size(1);
         let new_buf = || swath::Buffer::with_capacity(64 << 10);
-        let found = par.try_map_with(points as u64, new_buf, |buf, k, _| {
-            let at = place(k as u64);
-            match settle::settled_start(file, len, bom_len, at + 1, buf, cfg.kernel, opts)? {
-                // Each start in its own place's gap: no record twice.
-                Some(byte) if byte < place(k as u64 + 1) && Some(byte) != header => {
+        let spread = swath::sample::Spread::new(after, len, points);
+        let found = spread.visit(self.par.thread_count(), new_buf, |buf, gap| {
+            match settle::settled_start(file, len, bom_len, gap.start + 1, buf, cfg.kernel, opts)? {
+                // Each start in its own gap: no record twice.
+                Some(byte) if byte < gap.end && Some(byte) != header => {
                     read_at(crate::Position::new(byte, 0, 0)).map(Some)
                 }
                 _ => Ok(None),
             }
         })?;
-        let found: Vec<T> = found.into_iter().flatten().collect();
         // Few places settle where windows hold no quote at all (nothing
         // breaks the "inside quotes" hypothesis): the exact plan then.
         if found.len() * 2 < points {
