@@ -1,9 +1,10 @@
 //! Records into Arrow columns: each field's borrowed bytes are parsed
-//! straight into its column's values, kept in Arrow's own layout (a `Vec`
-//! of values, offsets and bytes for text, a validity bitmap made only at
-//! the first null), which become the batch's buffers without a copy. No
-//! `String` per field, no allocation per record: the vectors are sized for
-//! a batch up front. Its slow twin, on Arrow's builders, is
+//! straight into its column's values, kept in Arrow's own layout by the
+//! one column module every format shares (`column.rs`: a `Vec` of values,
+//! offsets and bytes for text, a validity bitmap made only at the first
+//! null), which become the batch's buffers without a copy. No `String` per
+//! field, no allocation per record: the vectors are sized for a batch up
+//! front. Its slow twin, on Arrow's builders, is
 //! `reference.rs`; the tests in `decode_tests.rs` compare the two.
 //!
 //! Two ways in. [`Decoder::decode_block`] takes a block of records
@@ -18,16 +19,15 @@
 
 use std::sync::Arc;
 
-use arrow_array::types::{Date32Type, Float64Type, Int64Type, TimestampMicrosecondType};
-use arrow_array::{ArrayRef, BooleanArray, PrimitiveArray, RecordBatch, RecordBatchOptions};
-use arrow_array::{ArrowPrimitiveType, StringArray, StringViewArray};
-use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions};
+use arrow_buffer::NullBufferBuilder;
 use arrow_schema::SchemaRef;
 use swath_csv::typed::{is_utf8, parse_bool, parse_f64, parse_i64};
 use swath_csv::{BlockColumn, ErrorKind, FromField, Record, RecordBlock};
 
+use crate::column::{Leaf, Values};
 use crate::text::{parse_date, parse_timestamp};
-use crate::types::{ColumnType, UTC};
+use crate::types::ColumnType;
 
 /// What to do with a field that does not fit its column's type.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,9 +49,6 @@ pub enum OnError {
 /// about 5% slower (medians of 4 rounds of 5 runs, csv_arrow).
 const BLOCK_RECORDS: usize = 2048;
 
-/// Bytes of text a value to reserve before a column has had a batch.
-const TEXT_BYTES_GUESS: usize = 16;
-
 /// One output column: where its field is in the record, and its values.
 struct Column {
     /// Index of the field in the CSV record.
@@ -59,54 +56,15 @@ struct Column {
     name: Arc<str>,
     ty: ColumnType,
     nullable: bool,
-    values: Values,
-    /// One bit a value, made at the first null: until then every value is
-    /// valid and no bit is kept.
-    valid: Option<BooleanBufferBuilder>,
+    leaf: Leaf,
 }
 
-/// A column's values in Arrow's layout; a null's slot holds 0 (or an
-/// empty text).
-enum Values {
-    Int64(Vec<i64>),
-    Float64(Vec<f64>),
-    Boolean(BooleanBufferBuilder),
-    Date32(Vec<i32>),
-    /// With or without a time zone, as the column's type says.
-    Timestamp(Vec<i64>),
-    /// `offsets` starts with 0 and has one more entry than there are values.
-    /// Also a `Utf8View` column's, whose views are made at the end.
-    Utf8 {
-        offsets: Vec<i32>,
-        data: Vec<u8>,
-    },
-}
-
-impl Values {
-    /// Room for `rows` values (and `text` bytes of text).
-    fn new(ty: ColumnType, rows: usize, text: usize) -> Values {
-        match ty {
-            ColumnType::Int64 => Values::Int64(Vec::with_capacity(rows)),
-            ColumnType::Float64 => Values::Float64(Vec::with_capacity(rows)),
-            ColumnType::Boolean => Values::Boolean(BooleanBufferBuilder::new(rows)),
-            ColumnType::Date32 => Values::Date32(Vec::with_capacity(rows)),
-            ColumnType::Timestamp | ColumnType::TimestampTz => {
-                Values::Timestamp(Vec::with_capacity(rows))
-            }
-            // The same text either way; `finish` makes the views.
-            ColumnType::Utf8 | ColumnType::Utf8View => {
-                let mut offsets = Vec::with_capacity(rows + 1);
-                offsets.push(0);
-                Values::Utf8 { offsets, data: Vec::with_capacity(text) }
-            }
-        }
-    }
-
+impl Column {
     /// Append `f` parsed; `Err(reason)` when it does not parse (nothing
     /// appended). The reason is a static string: no allocation on failure.
     #[inline(always)]
     fn push(&mut self, f: &[u8], tz: bool) -> Result<(), &'static str> {
-        match self {
+        match &mut self.leaf.values {
             Values::Int64(v) => match i64::from_field(f) {
                 Ok(x) => v.push(x),
                 Err(_) => return Err("not a 64-bit integer"),
@@ -123,132 +81,16 @@ impl Values {
                 Some(x) => v.push(x),
                 None => return Err("not a date (YYYY-MM-DD)"),
             },
-            Values::Timestamp(v) => match parse_timestamp(f) {
-                Some((x, has_tz)) if has_tz == tz => v.push(x),
+            Values::Timestamp { micros, .. } => match parse_timestamp(f) {
+                Some((x, has_tz)) if has_tz == tz => micros.push(x),
                 Some(_) if tz => return Err("a timestamp without Z or an offset"),
                 Some(_) => return Err("a timestamp with an offset in a column without time zone"),
                 None => return Err("not a timestamp (YYYY-MM-DD[T ]HH:MM:SS[.ffffff][Z|+HH:MM])"),
             },
-            Values::Utf8 { offsets, data } => {
-                // `&str`'s parser: an ASCII check for short fields, full
-                // validation only when a byte is not ASCII.
-                if <&str>::from_field(f).is_err() {
-                    return Err("invalid UTF-8");
-                }
-                let end = data.len() + f.len();
-                if end > i32::MAX as usize {
-                    return Err("over 2 GiB of text in one batch (make the batch smaller)");
-                }
-                data.extend_from_slice(f);
-                offsets.push(end as i32);
-            }
+            Values::Text(t) => t.push_checked(f)?,
         }
+        self.leaf.nulls.append_non_null();
         Ok(())
-    }
-
-    #[inline]
-    fn push_null(&mut self) {
-        match self {
-            Values::Int64(v) | Values::Timestamp(v) => v.push(0),
-            Values::Float64(v) => v.push(0.0),
-            Values::Boolean(v) => v.append(false),
-            Values::Date32(v) => v.push(0),
-            Values::Utf8 { offsets, data } => offsets.push(data.len() as i32),
-        }
-    }
-
-    /// Keep the first `rows` values.
-    fn truncate(&mut self, rows: usize) {
-        match self {
-            Values::Int64(v) | Values::Timestamp(v) => v.truncate(rows),
-            Values::Float64(v) => v.truncate(rows),
-            Values::Boolean(v) => v.truncate(rows.min(v.len())),
-            Values::Date32(v) => v.truncate(rows),
-            Values::Utf8 { offsets, data } => {
-                offsets.truncate(rows + 1);
-                data.truncate(offsets[offsets.len() - 1] as usize);
-            }
-        }
-    }
-
-    /// Bytes of text so far (0 for other types).
-    fn text_len(&self) -> usize {
-        match self {
-            Values::Utf8 { data, .. } => data.len(),
-            _ => 0,
-        }
-    }
-}
-
-impl Column {
-    #[inline(always)]
-    fn push(&mut self, f: &[u8], tz: bool) -> Result<(), &'static str> {
-        self.values.push(f, tz)?;
-        if let Some(v) = &mut self.valid {
-            v.append(true);
-        }
-        Ok(())
-    }
-
-    /// Append a null; `rows` is the column's length before it.
-    #[inline]
-    fn push_null(&mut self, rows: usize, capacity: usize) {
-        self.values.push_null();
-        self.valid
-            .get_or_insert_with(|| {
-                let mut v = BooleanBufferBuilder::new(capacity.max(rows + 1));
-                v.append_n(rows, true);
-                v
-            })
-            .append(false);
-    }
-
-    /// Keep the first `rows` values.
-    fn truncate(&mut self, rows: usize) {
-        self.values.truncate(rows);
-        if let Some(v) = &mut self.valid {
-            v.truncate(rows.min(v.len()));
-        }
-    }
-
-    /// The values as an array; the column starts again, with room for
-    /// `rows` values (and as much text as this batch had).
-    fn finish(&mut self, rows: usize) -> ArrayRef {
-        let text = self.values.text_len().max(rows * TEXT_BYTES_GUESS);
-        let values = std::mem::replace(&mut self.values, Values::new(self.ty, rows, text));
-        let nulls = self.valid.take().map(|mut v| NullBuffer::new(v.finish()));
-        match values {
-            Values::Int64(v) => primitive::<Int64Type>(v, nulls),
-            Values::Float64(v) => primitive::<Float64Type>(v, nulls),
-            Values::Date32(v) => primitive::<Date32Type>(v, nulls),
-            Values::Timestamp(v) => {
-                let a =
-                    PrimitiveArray::<TimestampMicrosecondType>::new(ScalarBuffer::from(v), nulls);
-                if self.ty == ColumnType::TimestampTz {
-                    Arc::new(a.with_timezone(UTC))
-                } else {
-                    Arc::new(a)
-                }
-            }
-            Values::Boolean(mut v) => Arc::new(BooleanArray::new(v.finish(), nulls)),
-            Values::Utf8 { offsets, data } if self.ty == ColumnType::Utf8View => {
-                string_view(&offsets, Buffer::from_vec(data), nulls)
-            }
-            Values::Utf8 { offsets, data } => {
-                let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
-                let data = Buffer::from_vec(data);
-                if cfg!(debug_assertions) {
-                    // Tests check what release builds trust.
-                    Arc::new(StringArray::new(offsets, data, nulls))
-                } else {
-                    // SAFETY: every value appended passed a UTF-8 check
-                    // (`push`), nulls and the offsets are at the ends of
-                    // those values, so each value is valid UTF-8 and the
-                    // offsets are in bounds and increasing.
-                    Arc::new(unsafe { StringArray::new_unchecked(offsets, data, nulls) })
-                }
-            }
-        }
     }
 }
 
@@ -257,9 +99,6 @@ impl Column {
 struct BlockCtx<'a> {
     null: &'a [u8],
     on_error: OnError,
-    /// Rows of the batch before the block, and the batch's capacity.
-    before: usize,
-    capacity: usize,
     /// Rows (in the block) that are null, for the validity bits.
     nulls: &'a mut Vec<u32>,
     /// The block's booleans, packed, before they join the column.
@@ -338,7 +177,7 @@ impl Column {
         let nulls = &mut *cx.nulls;
         let fields = blk.column(self.src);
         let tz = self.ty == ColumnType::TimestampTz;
-        let ok = match &mut self.values {
+        let ok = match &mut self.leaf.values {
             Values::Int64(v) => fill(v, fields, nulls, |f| {
                 let x = if null_first && judge.is_null(f) { None } else { parse_i64(f) };
                 judge.cell(f, x, nulled)
@@ -351,7 +190,7 @@ impl Column {
                 let x = if null_first && judge.is_null(f) { None } else { parse_date(f) };
                 judge.cell(f, x, nulled)
             }),
-            Values::Timestamp(v) => fill(v, fields, nulls, |f| {
+            Values::Timestamp { micros: v, .. } => fill(v, fields, nulls, |f| {
                 let x = if null_first && judge.is_null(f) {
                     None
                 } else {
@@ -378,7 +217,9 @@ impl Column {
                 v.append_packed_range(0..done, bits);
                 done == rows
             }
-            Values::Utf8 { offsets, data } => {
+            Values::Text(text) => {
+                // The block's UTF-8 check below is `parts_mut`'s promise.
+                let (offsets, data) = text.parts_mut();
                 let (bytes, scratch) = blk.bytes();
                 // Every field's bytes are in the block's: room for all.
                 let room = bytes.len() + scratch.len();
@@ -417,35 +258,23 @@ impl Column {
             }
         };
         if ok {
-            self.mark_nulls(cx.before, rows, cx.nulls, cx.capacity);
+            mark_nulls(&mut self.leaf.nulls, rows, cx.nulls);
         }
         ok
     }
+}
 
-    /// The validity bits of a block of `rows` just appended after `before`
-    /// rows, `nulls` its null rows in order: kept only once a null has been
-    /// seen, as [`Column::push_null`] does.
-    fn mark_nulls(&mut self, before: usize, rows: usize, nulls: &[u32], capacity: usize) {
-        if nulls.is_empty() {
-            if let Some(v) = &mut self.valid {
-                v.append_n(rows, true);
-            }
-            return;
-        }
-        let v = self.valid.get_or_insert_with(|| {
-            let mut v = BooleanBufferBuilder::new(capacity.max(before + rows));
-            v.append_n(before, true);
-            v
-        });
-        let mut next = 0;
-        for &n in nulls {
-            let n = n as usize;
-            v.append_n(n - next, true);
-            v.append(false);
-            next = n + 1;
-        }
-        v.append_n(rows - next, true);
+/// The validity of a block of `rows` values just appended, `nulls` its
+/// null rows in order (bits are kept only once there is a null).
+fn mark_nulls(valid: &mut NullBufferBuilder, rows: usize, nulls: &[u32]) {
+    let mut next = 0;
+    for &n in nulls {
+        let n = n as usize;
+        valid.append_n_non_nulls(n - next);
+        valid.append_null();
+        next = n + 1;
     }
+    valid.append_n_non_nulls(rows - next);
 }
 
 /// `data.extend_from_slice(t)` with the room already reserved: a short
@@ -518,54 +347,6 @@ fn fill<'r, T: Copy + Default>(
     true
 }
 
-/// A batch's text as a `Utf8View` array: each value's view made from its
-/// offsets, the text itself kept as the one data buffer, not copied (a
-/// value of up to 12 bytes is also inlined in its view, as the format
-/// requires; its bytes in the buffer are then unused).
-fn string_view(offsets: &[i32], data: Buffer, nulls: Option<NullBuffer>) -> ArrayRef {
-    let bytes = data.as_slice();
-    let views: Vec<u128> =
-        offsets.windows(2).map(|w| view(bytes, w[0] as usize, w[1] as usize, 0)).collect();
-    let views = ScalarBuffer::from(views);
-    if cfg!(debug_assertions) {
-        // Tests check what release builds trust.
-        Arc::new(StringViewArray::new(views, vec![data], nulls))
-    } else {
-        // SAFETY: each view is made by `view` from the offsets of one
-        // value in `data`, which passed a UTF-8 check (`push`, blocks),
-        // and the offsets are in bounds and increasing: every view is in
-        // bounds of buffer 0, and its bytes are valid UTF-8.
-        Arc::new(unsafe { StringViewArray::new_unchecked(views, vec![data], nulls) })
-    }
-}
-
-/// The view of `bytes[start..end]` in buffer `buffer`: little-endian, the
-/// length in bits 0..32, then the value itself zero-padded when it is 12
-/// bytes or less, else its first 4 bytes, the buffer's index and `start`
-/// (Arrow's layout, arrow-array's `make_view`, inline here).
-#[inline]
-fn view(bytes: &[u8], start: usize, end: usize, buffer: u32) -> u128 {
-    let len = end - start;
-    if len <= 12 {
-        let mut v = [0u8; 16];
-        v[..4].copy_from_slice(&(len as u32).to_le_bytes());
-        v[4..4 + len].copy_from_slice(&bytes[start..end]);
-        u128::from_le_bytes(v)
-    } else {
-        let prefix = u32::from_le_bytes([
-            bytes[start],
-            bytes[start + 1],
-            bytes[start + 2],
-            bytes[start + 3],
-        ]);
-        len as u128 | (prefix as u128) << 32 | (buffer as u128) << 64 | (start as u128) << 96
-    }
-}
-
-fn primitive<T: ArrowPrimitiveType>(v: Vec<T::Native>, nulls: Option<NullBuffer>) -> ArrayRef {
-    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(v), nulls))
-}
-
 /// The decoding settings shared by every decoder of one read.
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
@@ -605,8 +386,7 @@ impl Decoder {
                 name: Arc::from(f.name().as_str()),
                 ty,
                 nullable: f.is_nullable(),
-                values: Values::new(ty, rows, rows.saturating_mul(TEXT_BYTES_GUESS)),
-                valid: None,
+                leaf: Leaf::new(&ty.data_type(), rows).expect("every column type is a leaf"),
             })
             .collect();
         Decoder {
@@ -645,8 +425,6 @@ impl Decoder {
         let mut cx = BlockCtx {
             null: &self.null,
             on_error: self.on_error,
-            before,
-            capacity: self.capacity,
             nulls: &mut self.nulls,
             bits: &mut self.bits,
             nulled: &mut self.nulled,
@@ -655,7 +433,7 @@ impl Decoder {
         for i in 0..self.cols.len() {
             if !self.cols[i].append_block(blk, &mut cx) {
                 for c in &mut self.cols[..=i] {
-                    c.truncate(before);
+                    c.leaf.truncate(before);
                 }
                 self.nulled = nulled;
                 return self.decode_rows(blk);
@@ -699,14 +477,14 @@ impl Decoder {
                 Some(f) if f != null => c.push(f, tz),
                 // A missing field (a short record, when flexible) is null.
                 _ if c.nullable => {
-                    c.push_null(self.rows, self.capacity);
+                    c.leaf.push_null();
                     Ok(())
                 }
                 _ => Err("empty (null) in a column that is not nullable"),
             };
             if let Err(why) = res {
                 if self.on_error == OnError::Null && c.nullable {
-                    c.push_null(self.rows, self.capacity);
+                    c.leaf.push_null();
                     self.nulled += 1;
                 } else {
                     let err = field_error(rec, c, why);
@@ -724,7 +502,7 @@ impl Decoder {
     #[cold]
     fn undo(&mut self, n: usize) {
         for c in &mut self.cols[..n] {
-            c.truncate(self.rows);
+            c.leaf.truncate(self.rows);
         }
     }
 
@@ -733,7 +511,7 @@ impl Decoder {
         let rows = std::mem::take(&mut self.rows);
         // Sized for the next batch now, not by doubling as it fills.
         let capacity = self.capacity;
-        let arrays: Vec<ArrayRef> = self.cols.iter_mut().map(|c| c.finish(capacity)).collect();
+        let arrays: Vec<ArrayRef> = self.cols.iter_mut().map(|c| c.leaf.finish(capacity)).collect();
         let opts = RecordBatchOptions::new().with_row_count(Some(rows));
         RecordBatch::try_new_with_options(self.schema.clone(), arrays, &opts).map_err(|e| {
             swath_csv::Error::new(ErrorKind::Config(format!("building an Arrow batch: {e}")))

@@ -288,24 +288,6 @@ fn an_all_ascii_file_and_all_nulls_equal_the_slow_twin() {
 }
 
 #[test]
-fn a_view_equals_arrows_make_view() {
-    let bytes: Vec<u8> = (0..64u8).map(|b| b'A' + b % 50).collect();
-    for start in [0, 1, 7, 13] {
-        for len in 0..=40 {
-            for buffer in [0, 3] {
-                let want = arrow_array::builder::make_view(
-                    &bytes[start..start + len],
-                    buffer,
-                    start as u32,
-                );
-                let got = super::view(&bytes, start, start + len, buffer);
-                assert_eq!(got, want, "{len} bytes at {start}, buffer {buffer}");
-            }
-        }
-    }
-}
-
-#[test]
 fn append_text_equals_extend_from_slice() {
     let src: Vec<u8> = (0..48u8).map(|b| b'a' + b % 26).collect();
     for before in 0..20 {

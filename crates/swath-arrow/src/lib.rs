@@ -65,6 +65,7 @@
 #![deny(missing_docs)]
 
 mod builder;
+pub mod column;
 mod decode;
 #[cfg(feature = "parquet")]
 mod encode;

@@ -48,13 +48,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_array::types::{Date32Type, Float64Type, Int64Type, TimestampMicrosecondType};
-use arrow_array::{
-    ArrayRef, BooleanArray, ListArray, PrimitiveArray, RecordBatch, RecordBatchOptions,
-    StringArray, StructArray,
-};
-use arrow_buffer::{BooleanBufferBuilder, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_array::{ArrayRef, ListArray, RecordBatch, RecordBatchOptions, StructArray};
+use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef, Fields, SchemaRef, TimeUnit};
+use swath_arrow::column::{Leaf, Values};
 use swath_arrow::text::{parse_date, parse_timestamp};
 use swath_csv::typed::{parse_f64, parse_i64};
 
@@ -150,36 +147,13 @@ pub const SUPPORTED: &str =
 /// names, not by hash.
 const LINEAR_LOOKUP: usize = 16;
 
-/// One column's builder.
+/// One column's builder: a leaf of the column module every format shares
+/// (`swath_arrow::column`), or a struct or list of columns.
 #[derive(Debug)]
 enum Col {
-    Bool {
-        vals: BooleanBufferBuilder,
-        nulls: NullBufferBuilder,
-    },
-    Int {
-        vals: Vec<i64>,
-        nulls: NullBufferBuilder,
-    },
-    Float {
-        vals: Vec<f64>,
-        nulls: NullBufferBuilder,
-    },
-    Date {
-        vals: Vec<i32>,
-        nulls: NullBufferBuilder,
-    },
-    Ts {
-        vals: Vec<i64>,
-        tz: Option<Arc<str>>,
-        nulls: NullBufferBuilder,
-    },
-    /// Utf8: strings as their value, any other value as its JSON text.
-    Text {
-        offsets: Vec<i32>,
-        data: Vec<u8>,
-        nulls: NullBufferBuilder,
-    },
+    /// Boolean, Int64, Float64, Date32, Timestamp(µs) or Utf8 (strings as
+    /// their value, any other value as its JSON text).
+    Leaf(Leaf),
     Struct(Box<StructCol>),
     List {
         field: FieldRef,
@@ -336,22 +310,19 @@ impl StructCol {
 
 impl Col {
     fn new(ty: &DataType) -> Result<Col, ArrowError> {
-        let nulls = NullBufferBuilder::new(0);
         Ok(match ty {
-            DataType::Boolean => Col::Bool { vals: BooleanBufferBuilder::new(0), nulls },
-            DataType::Int64 => Col::Int { vals: Vec::new(), nulls },
-            DataType::Float64 => Col::Float { vals: Vec::new(), nulls },
-            DataType::Date32 => Col::Date { vals: Vec::new(), nulls },
-            DataType::Timestamp(TimeUnit::Microsecond, tz) => {
-                Col::Ts { vals: Vec::new(), tz: tz.clone(), nulls }
-            }
-            DataType::Utf8 => Col::Text { offsets: vec![0], data: Vec::new(), nulls },
+            DataType::Boolean
+            | DataType::Int64
+            | DataType::Float64
+            | DataType::Date32
+            | DataType::Timestamp(TimeUnit::Microsecond, _)
+            | DataType::Utf8 => Col::Leaf(Leaf::new(ty, 0).expect("a leaf type")),
             DataType::Struct(fields) => Col::Struct(Box::new(StructCol::new(fields)?)),
             DataType::List(field) => Col::List {
                 child: Box::new(Col::new(field.data_type())?),
                 field: field.clone(),
                 offsets: vec![0],
-                nulls,
+                nulls: NullBufferBuilder::new(0),
             },
             other => {
                 return Err(ArrowError::SchemaError(format!(
@@ -363,30 +334,7 @@ impl Col {
 
     fn push_null(&mut self) {
         match self {
-            Col::Bool { vals, nulls } => {
-                vals.append(false);
-                nulls.append_null();
-            }
-            Col::Int { vals, nulls } => {
-                vals.push(0);
-                nulls.append_null();
-            }
-            Col::Float { vals, nulls } => {
-                vals.push(0.0);
-                nulls.append_null();
-            }
-            Col::Date { vals, nulls } => {
-                vals.push(0);
-                nulls.append_null();
-            }
-            Col::Ts { vals, nulls, .. } => {
-                vals.push(0);
-                nulls.append_null();
-            }
-            Col::Text { offsets, data, nulls } => {
-                offsets.push(data.len() as i32);
-                nulls.append_null();
-            }
+            Col::Leaf(leaf) => leaf.push_null(),
             Col::Struct(s) => s.push_null(),
             Col::List { offsets, nulls, .. } => {
                 offsets.push(*offsets.last().unwrap_or(&0));
@@ -408,84 +356,93 @@ impl Col {
         };
         let start = c.at();
         match self {
-            Col::Int { vals, nulls } => {
-                if matches!(first, b'-' | b'0'..=b'9') && c.number()? == Num::Int {
-                    if let Some(v) = parse_i64(&c.line()[start..c.at()]) {
-                        vals.push(v);
+            Col::Leaf(Leaf { values, nulls }) => {
+                match values {
+                    Values::Int64(vals) => {
+                        if matches!(first, b'-' | b'0'..=b'9') && c.number()? == Num::Int {
+                            if let Some(v) = parse_i64(&c.line()[start..c.at()]) {
+                                vals.push(v);
+                                nulls.append_non_null();
+                                return Ok(());
+                            }
+                        }
+                        mismatch(c, start, depth, "int64")
+                    }
+                    Values::Float64(vals) => {
+                        if matches!(first, b'-' | b'0'..=b'9') {
+                            c.number()?;
+                            if let Some(v) = parse_f64(&c.line()[start..c.at()]) {
+                                vals.push(v);
+                                nulls.append_non_null();
+                                return Ok(());
+                            }
+                        }
+                        mismatch(c, start, depth, "float64")
+                    }
+                    Values::Boolean(vals) => {
+                        let v = match first {
+                            b't' => c.literal(b"true").map(|()| true)?,
+                            b'f' => c.literal(b"false").map(|()| false)?,
+                            _ => return mismatch(c, start, depth, "boolean"),
+                        };
+                        vals.append(v);
                         nulls.append_non_null();
-                        return Ok(());
+                        Ok(())
                     }
-                }
-                mismatch(c, start, depth, "int64")
-            }
-            Col::Float { vals, nulls } => {
-                if matches!(first, b'-' | b'0'..=b'9') {
-                    c.number()?;
-                    if let Some(v) = parse_f64(&c.line()[start..c.at()]) {
-                        vals.push(v);
+                    Values::Date32(vals) => {
+                        if first == b'"' {
+                            c.bump();
+                            let s = c.string()?;
+                            if let Some(v) = parse_date(text_of(s, scratch)) {
+                                vals.push(v);
+                                nulls.append_non_null();
+                                return Ok(());
+                            }
+                        }
+                        mismatch(c, start, depth, "date32")
+                    }
+                    Values::Timestamp { micros, .. } => {
+                        if first == b'"' {
+                            c.bump();
+                            let s = c.string()?;
+                            if let Some((v, _)) = parse_timestamp(text_of(s, scratch)) {
+                                micros.push(v);
+                                nulls.append_non_null();
+                                return Ok(());
+                            }
+                        }
+                        mismatch(c, start, depth, "timestamp")
+                    }
+                    Values::Text(text) => {
+                        if first == b'"' {
+                            c.bump();
+                            let s = c.string()?;
+                            // SAFETY: the scanner checked the string's
+                            // bytes are UTF-8 and its escapes are whole
+                            // (surrogates paired); `unescape` writes chars.
+                            let data = unsafe { text.data_mut() };
+                            if s.escaped {
+                                unescape(s.raw, data);
+                            } else {
+                                data.extend_from_slice(s.raw);
+                            }
+                        } else {
+                            c.skip_value(depth)?;
+                            // SAFETY: a value's JSON text outside strings
+                            // is ASCII (the scanner refuses any other byte
+                            // there), and its strings are checked as above.
+                            let data = unsafe { text.data_mut() };
+                            data.extend_from_slice(&c.line()[start..c.at()]);
+                        }
+                        text.end_value().map_err(|why| Bad::Value {
+                            at: start,
+                            reason: why.into(),
+                            path: Vec::new(),
+                        })?;
                         nulls.append_non_null();
-                        return Ok(());
+                        Ok(())
                     }
                 }
-                mismatch(c, start, depth, "float64")
-            }
-            Col::Bool { vals, nulls } => {
-                let v = match first {
-                    b't' => c.literal(b"true").map(|()| true)?,
-                    b'f' => c.literal(b"false").map(|()| false)?,
-                    _ => return mismatch(c, start, depth, "boolean"),
-                };
-                vals.append(v);
-                nulls.append_non_null();
-                Ok(())
-            }
-            Col::Date { vals, nulls } => {
-                if first == b'"' {
-                    c.bump();
-                    let s = c.string()?;
-                    if let Some(v) = parse_date(text_of(s, scratch)) {
-                        vals.push(v);
-                        nulls.append_non_null();
-                        return Ok(());
-                    }
-                }
-                mismatch(c, start, depth, "date32")
-            }
-            Col::Ts { vals, nulls, .. } => {
-                if first == b'"' {
-                    c.bump();
-                    let s = c.string()?;
-                    if let Some((v, _)) = parse_timestamp(text_of(s, scratch)) {
-                        vals.push(v);
-                        nulls.append_non_null();
-                        return Ok(());
-                    }
-                }
-                mismatch(c, start, depth, "timestamp")
-            }
-            Col::Text { offsets, data, nulls } => {
-                if first == b'"' {
-                    c.bump();
-                    let s = c.string()?;
-                    if s.escaped {
-                        unescape(s.raw, data);
-                    } else {
-                        data.extend_from_slice(s.raw);
-                    }
-                } else {
-                    c.skip_value(depth)?;
-                    data.extend_from_slice(&c.line()[start..c.at()]);
-                }
-                let Ok(end) = i32::try_from(data.len()) else {
-                    return Err(Bad::Value {
-                        at: start,
-                        reason: "a batch's text passed 2 GiB (use a smaller batch size)".into(),
-                        path: Vec::new(),
-                    });
-                };
-                offsets.push(end);
-                nulls.append_non_null();
-                Ok(())
             }
             Col::Struct(s) => {
                 if first != b'{' {
@@ -525,40 +482,9 @@ impl Col {
 
     fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
         Ok(match self {
-            Col::Bool { vals, nulls } => Arc::new(BooleanArray::new(vals.finish(), nulls.finish())),
-            Col::Int { vals, nulls } => Arc::new(PrimitiveArray::<Int64Type>::new(
-                ScalarBuffer::from(refill(vals)),
-                nulls.finish(),
-            )),
-            Col::Float { vals, nulls } => Arc::new(PrimitiveArray::<Float64Type>::new(
-                ScalarBuffer::from(refill(vals)),
-                nulls.finish(),
-            )),
-            Col::Date { vals, nulls } => Arc::new(PrimitiveArray::<Date32Type>::new(
-                ScalarBuffer::from(refill(vals)),
-                nulls.finish(),
-            )),
-            Col::Ts { vals, tz, nulls } => Arc::new(
-                PrimitiveArray::<TimestampMicrosecondType>::new(
-                    ScalarBuffer::from(refill(vals)),
-                    nulls.finish(),
-                )
-                .with_timezone_opt(tz.clone()),
-            ),
-            Col::Text { offsets, data, nulls } => {
-                let offsets = OffsetBuffer::new(ScalarBuffer::from(restart(offsets)));
-                let data = refill(data);
-                debug_assert!(std::str::from_utf8(&data).is_ok());
-                // SAFETY: the offsets start at 0 and never decrease (each is
-                // the data's length after a value). The data is UTF-8: the
-                // scanner checked every string's bytes and escapes (surrogates
-                // paired), `unescape` writes chars, and a value's JSON text
-                // outside strings is ASCII (the scanner refuses any other
-                // byte there).
-                Arc::new(unsafe {
-                    StringArray::new_unchecked(offsets, data.into(), nulls.finish())
-                })
-            }
+            // Room for as many values as this batch had: batches are
+            // alike, no regrowing, no new pages.
+            Col::Leaf(leaf) => leaf.finish(0),
             Col::Struct(s) => {
                 let cols = s.finish_columns()?;
                 Arc::new(StructArray::try_new(s.fields.clone(), cols, s.nulls.finish())?)
@@ -576,13 +502,9 @@ impl Col {
     }
 }
 
-/// The values built so far, leaving an empty vector of the same capacity
-/// for the next batch (batches are alike: no regrowing, no new pages).
-fn refill<T>(v: &mut Vec<T>) -> Vec<T> {
-    std::mem::replace(v, Vec::with_capacity(v.len()))
-}
-
-/// Offsets as [`refill`], the next batch's starting at 0.
+/// The offsets built so far, leaving an empty vector of the same capacity
+/// for the next batch (batches are alike: no regrowing, no new pages),
+/// starting at 0.
 fn restart(v: &mut Vec<i32>) -> Vec<i32> {
     let mut next = Vec::with_capacity(v.len());
     next.push(0);
