@@ -432,7 +432,7 @@ impl Col {
                             // is ASCII (the scanner refuses any other byte
                             // there), and its strings are checked as above.
                             let data = unsafe { text.data_mut() };
-                            data.extend_from_slice(&c.line()[start..c.at()]);
+                            crate::scan::push_compact(data, &c.line()[start..c.at()]);
                         }
                         text.end_value().map_err(|why| Bad::Value {
                             at: start,

@@ -59,15 +59,17 @@ mod error;
 pub mod infer;
 mod key_order;
 mod reader;
+pub mod records;
 pub mod scan;
 pub mod select;
 
 pub use batches::JsonBatches;
 pub use error::{Error, Result};
 pub use reader::{
-    Counted, Infer, Inferred, JsonReaderBuilder, Problem, RangeBatches, DEFAULT_BATCH_SIZE,
-    DEFAULT_CHUNK, DEFAULT_MAX_LINE,
+    line_at, Counted, Infer, Inferred, JsonReaderBuilder, Problem, RangeBatches,
+    DEFAULT_BATCH_SIZE, DEFAULT_CHUNK, DEFAULT_MAX_LINE,
 };
+pub use records::{Records, Shape};
 
 // Re-exported so that users build schemas and read batches with the same
 // Arrow this crate was built with.

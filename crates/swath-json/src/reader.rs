@@ -17,7 +17,8 @@ pub use swath_arrow::Infer;
 use crate::decode::{Bad, Decoder};
 use crate::error::{Error, Result};
 use crate::infer::{schema_of, Inference, Obj};
-use swath::line_chunks::{for_each_chunk, locate, read_chunk, Cutting, Lines};
+use crate::records::{Records, Shape};
+use swath::line_chunks::{locate, read_chunk, Cutting, Lines};
 
 /// The batch size: 16Ki rows, as the CSV side.
 pub const DEFAULT_BATCH_SIZE: usize = 16 * 1024;
@@ -32,6 +33,7 @@ pub struct JsonReaderBuilder {
     cut: Cutting,
     batch_size: usize,
     infer: Infer,
+    records: Records,
 }
 
 impl Default for JsonReaderBuilder {
@@ -93,7 +95,60 @@ impl JsonReaderBuilder {
             },
             batch_size: DEFAULT_BATCH_SIZE,
             infer: Infer::default(),
+            records: Records::Auto,
         }
+    }
+
+    /// Where the records are ([`Records::Auto`] by default: decided from
+    /// the first bytes).
+    pub fn records(&mut self, records: Records) -> &mut Self {
+        self.records = records;
+        self
+    }
+
+    /// Where the records are asked to be.
+    pub fn records_asked(&self) -> &Records {
+        &self.records
+    }
+
+    /// Where the records of a ranged input are (`None` for a stream: its
+    /// first bytes decide when it is read).
+    ///
+    /// # Errors
+    ///
+    /// Reading; the records asked for are not there.
+    pub fn shape(&self, src: &Source) -> Result<Option<Shape>> {
+        match (src.ranged_source(), src.len()) {
+            (Some(file), Some(len)) => {
+                crate::records::shape_of(file, len, &self.records, self.cut.max_line)
+                    .map(Some)
+                    .map_err(|e| with_path(e, src.path()))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Run `work` over the records of `src` in chunks, and hand each result
+    /// in file order to `consume` with the lines before the chunk
+    /// ([`crate::records::for_each_chunk`] with this builder's cutting and
+    /// records).
+    ///
+    /// # Errors
+    ///
+    /// As [`crate::records::for_each_chunk`].
+    pub fn for_each_chunk<T, W, C>(&self, src: &mut Source, work: W, consume: C) -> Result<Shape>
+    where
+        T: Send,
+        W: Fn(&mut Lines<'_>) -> T + Sync,
+        C: FnMut(T, u64) -> Result<bool>,
+    {
+        crate::records::for_each_chunk::<T, Error, W, C>(
+            src,
+            self.cut,
+            &self.records,
+            work,
+            consume,
+        )
     }
 
     /// Threads (0: every core; 1: sequential).
@@ -205,16 +260,15 @@ impl JsonReaderBuilder {
             Infer::Full => {
                 let mut all = Inference::default();
                 let mut fail = None;
-                for_each_chunk::<_, Error, _, _>(
+                self.for_each_chunk(
                     src,
-                    self.cut,
                     |lines| {
                         let mut inf = Inference::default();
                         while let Some(line) = lines.next_line() {
                             if let Err(e) = inf.see(line.bytes) {
                                 let rec = inf.lines + 1;
                                 let bad = Bad::of(line.bytes, e);
-                                return (inf, Some((line.index, rec, line.offset, bad)));
+                                return (inf, Some((line_at(&line, &bad), rec, line.offset, bad)));
                             }
                         }
                         (inf, None)
@@ -244,40 +298,63 @@ impl JsonReaderBuilder {
                 let mut inf = Inference::default();
                 let mut head_bytes = Vec::new();
                 if let (Some(file), Some(len)) = (src.ranged_source(), src.len()) {
-                    sample_ranged(
-                        file,
-                        len,
-                        head,
-                        points,
-                        per_point,
-                        self.cut.max_line,
-                        self.thread_count(),
-                        &mut inf,
-                    )?;
+                    let shape =
+                        crate::records::shape_of(file, len, &self.records, self.cut.max_line)
+                            .map_err(|e| with_path(e, path.as_deref()))?;
+                    if shape == Shape::Lines {
+                        sample_ranged(
+                            file,
+                            len,
+                            head,
+                            points,
+                            per_point,
+                            self.cut.max_line,
+                            self.thread_count(),
+                            &mut inf,
+                        )?;
+                    } else {
+                        sample_document(file, len, &shape, head, self.cut.max_line, &mut inf)?;
+                    }
                     Ok((inferred(inf, false), None))
                 } else {
-                    // A stream: its head, kept to be replayed.
+                    // A stream: its head (at least the window that decides
+                    // where the records are), kept to be replayed.
                     let mut buf = [0u8; 64 * 1024];
                     let mut seen = 0usize;
-                    while seen < head && head_bytes.len() < self.cut.max_line.max(1 << 20) {
+                    let mut eof = false;
+                    let cap = self.cut.max_line.max(crate::records::DETECT_WINDOW);
+                    while (seen < head || head_bytes.len() < crate::records::DETECT_WINDOW)
+                        && head_bytes.len() < cap
+                    {
                         let n = match src.read(&mut buf) {
                             Ok(n) => n,
                             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                             Err(e) => return Err(Error::Read(swath::Error::from(e))),
                         };
                         if n == 0 {
+                            eof = true;
                             break;
                         }
                         head_bytes.extend_from_slice(&buf[..n]);
                         seen = head_bytes.iter().filter(|&&b| b == b'\n').count();
                     }
-                    let body = head_bytes.strip_prefix(swath::UTF8_BOM).unwrap_or(&head_bytes);
-                    for (i, line) in body.split(|&b| b == b'\n').enumerate() {
-                        if i >= head {
-                            break;
+                    let shape = crate::records::shape::find(&self.records, &head_bytes, eof)
+                        .unwrap_or(Shape::Lines);
+                    if shape == Shape::Lines {
+                        let body = head_bytes.strip_prefix(swath::UTF8_BOM).unwrap_or(&head_bytes);
+                        for (i, line) in body.split(|&b| b == b'\n').enumerate() {
+                            if i >= head {
+                                break;
+                            }
+                            // A bad line is the reader's to report, with its place.
+                            let _ = inf.see(line);
                         }
-                        // A bad line is the reader's to report, with its place.
-                        let _ = inf.see(line);
+                    } else {
+                        for span in
+                            crate::records::spans_in(&shape, &head_bytes, eof).iter().take(head)
+                        {
+                            let _ = inf.see(&head_bytes[span.start..span.end]);
+                        }
                     }
                     Ok((inferred(inf, false), keep_head.then_some(head_bytes)))
                 }
@@ -306,9 +383,8 @@ impl JsonReaderBuilder {
         let batch_size = self.batch_size;
         let mut records = 0u64;
         let mut fail = None;
-        for_each_chunk::<_, Error, _, _>(
+        self.for_each_chunk(
             src,
-            self.cut,
             |lines| decode_chunk(lines, &schema, batch_size),
             |out, lines_before| {
                 for b in out.batches {
@@ -368,9 +444,8 @@ impl JsonReaderBuilder {
         let path = src.path().map(|p| p.to_path_buf());
         let mut total = Counted::default();
         let mut fail = None;
-        for_each_chunk::<_, Error, _, _>(
+        self.for_each_chunk(
             src,
-            self.cut,
             |lines| {
                 let mut records = 0u64;
                 while let Some(line) = lines.next_line() {
@@ -381,7 +456,7 @@ impl JsonReaderBuilder {
                         Ok(()) => records += 1,
                         Err(e) => {
                             let bad = Bad::of(line.bytes, e);
-                            return (records, 0, Some((line.index, line.offset, bad)));
+                            return (records, 0, Some((line_at(&line, &bad), line.offset, bad)));
                         }
                     }
                 }
@@ -419,9 +494,8 @@ impl JsonReaderBuilder {
             Decoder::new(s.clone())?;
         }
         let mut total = Counted::default();
-        for_each_chunk::<_, Error, _, _>(
+        self.for_each_chunk(
             src,
-            self.cut,
             |lines| {
                 let mut found = Vec::new();
                 let mut records = 0u64;
@@ -446,7 +520,7 @@ impl JsonReaderBuilder {
                         Ok(true) => records += 1,
                         Err(bad) => {
                             records += 1;
-                            found.push((line.index, records, line.offset, bad));
+                            found.push((line_at(&line, &bad), records, line.offset, bad));
                         }
                     }
                 }
@@ -477,6 +551,15 @@ impl JsonReaderBuilder {
 }
 
 /// A compressed regular file: read by a stream, but it can be opened again.
+fn with_path(e: Error, path: Option<&std::path::Path>) -> Error {
+    match (e, path) {
+        (Error::Line { path: None, pos, field, reason }, Some(p)) => {
+            Error::Line { path: Some(p.to_path_buf()), pos, field, reason }
+        }
+        (e, _) => e,
+    }
+}
+
 fn reopenable(src: &Source) -> bool {
     src.path().is_some_and(|p| p != std::path::Path::new("-") && p.is_file())
 }
@@ -509,7 +592,7 @@ fn decode_chunk(lines: &mut Lines<'_>, schema: &SchemaRef, batch_size: usize) ->
             }
             Ok(false) => {}
             Err(bad) => {
-                out.bad = Some((line.index, out.records + 1, line.offset, bad));
+                out.bad = Some((line_at(&line, &bad), out.records + 1, line.offset, bad));
                 return out;
             }
         }
@@ -521,6 +604,13 @@ fn decode_chunk(lines: &mut Lines<'_>, schema: &SchemaRef, batch_size: usize) ->
         }
     }
     out
+}
+
+/// The line (in its chunk) of `bad`'s byte in `line`, a record that may
+/// span lines (a pretty-printed one).
+pub fn line_at(line: &swath::line_chunks::Line<'_>, bad: &Bad) -> u64 {
+    let upto = bad.at().min(line.bytes.len());
+    line.index + memchr::memchr_iter(b'\n', &line.bytes[..upto]).count() as u64
 }
 
 fn arrow_bad(e: arrow_schema::ArrowError) -> Bad {
@@ -646,6 +736,35 @@ fn sample_ranged(
         inf.join(mine);
     }
     Ok(())
+}
+
+/// The first `head` records of a document (its records framed from the
+/// start, in a window that grows up to the record limit). Places spread
+/// over a document would need the chain's state at each: a later pass.
+fn sample_document(
+    file: &dyn swath::ReadAt,
+    len: u64,
+    shape: &Shape,
+    head: usize,
+    max_line: usize,
+    inf: &mut Inference,
+) -> Result<()> {
+    let mut size = (1usize << 20).min(len as usize);
+    loop {
+        let mut buf = vec![0u8; size];
+        let n = read_full_at(file, &mut buf, 0).map_err(|e| Error::Read(e.into()))?;
+        buf.truncate(n);
+        let eof = n as u64 >= len;
+        let spans = crate::records::spans_in(shape, &buf, eof);
+        if spans.len() >= head || eof || size >= max_line {
+            for span in spans.iter().take(head) {
+                // A bad record is the reader's to report, with its place.
+                let _ = inf.see(&buf[span.start..span.end]);
+            }
+            return Ok(());
+        }
+        size = (size * 4).min(max_line.max(size + 1));
+    }
 }
 
 /// The line that starts at `from` and is longer than a sampling window:

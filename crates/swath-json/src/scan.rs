@@ -702,6 +702,35 @@ pub fn unescape(raw: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(&raw[i..]);
 }
 
+/// Append a valid JSON value's text without its whitespace outside
+/// strings: a value's text is the same whether its record was one line or
+/// pretty-printed (and a value picked from a pretty record stays on one
+/// line of JSON-lines output).
+pub fn push_compact(out: &mut Vec<u8>, text: &[u8]) {
+    let spaced = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    if !text.iter().any(spaced) {
+        out.extend_from_slice(text);
+        return;
+    }
+    let (mut in_str, mut esc) = (false, false);
+    for &b in text {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if b == b'\\' {
+                esc = true;
+            } else if b == b'"' {
+                in_str = false;
+            }
+        } else if b == b'"' {
+            in_str = true;
+        } else if spaced(&b) {
+            continue;
+        }
+        out.push(b);
+    }
+}
+
 /// Validate one line as one JSON object (whitespace around it allowed).
 ///
 /// # Errors
@@ -833,6 +862,16 @@ mod tests {
             }
         }
         assert!(repeats > 300 && repeats < 2900, "a mix of both: {repeats}");
+    }
+
+    #[test]
+    fn compact_text_keeps_strings_whole() {
+        let mut out = Vec::new();
+        push_compact(&mut out, b"{ \"a b\" : [ 1 ,\n \"x\\\" y\" ] }");
+        assert_eq!(out, b"{\"a b\":[1,\"x\\\" y\"]}");
+        out.clear();
+        push_compact(&mut out, b"[1,2]");
+        assert_eq!(out, b"[1,2]");
     }
 
     #[test]

@@ -21,7 +21,7 @@ impl Picked<'_> {
         match self {
             Picked::Str(s) if s.escaped => unescape(s.raw, out),
             Picked::Str(s) => out.extend_from_slice(s.raw),
-            Picked::Raw(r) => out.extend_from_slice(r),
+            Picked::Raw(r) => crate::scan::push_compact(out, r),
         }
     }
 
@@ -33,7 +33,7 @@ impl Picked<'_> {
                 out.extend_from_slice(s.raw);
                 out.push(b'"');
             }
-            Picked::Raw(r) => out.extend_from_slice(r),
+            Picked::Raw(r) => crate::scan::push_compact(out, r),
         }
     }
 }
@@ -241,11 +241,12 @@ mod tests {
         let s = |x: &str| Some(x.to_string());
         assert_eq!(
             texts(&["a", "b.c", "b.d", "b.e.f", "g", "h", "nope", "b.nope", "a.x"], line),
-            [s("1"), s("x\"y"), s("[1, 2]"), s("true"), None, s("é"), None, None, None]
+            // Values as compact JSON text, whatever the spacing written.
+            [s("1"), s("x\"y"), s("[1,2]"), s("true"), None, s("é"), None, None, None]
         );
         assert_eq!(
             texts(&["b", "b.c"], line)[0].as_deref(),
-            Some(r#"{"c":"x\"y","d":[1, 2],"e":{"f":true}}"#)
+            Some(r#"{"c":"x\"y","d":[1,2],"e":{"f":true}}"#)
         );
     }
 

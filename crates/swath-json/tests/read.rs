@@ -113,9 +113,10 @@ fn mixed_values_are_text_strings_as_their_value() {
     let got = read_all(&b, f.path(), &inferred.schema);
     let col = got.column(0).as_any().downcast_ref::<arrow_array::StringArray>().unwrap();
     let vals: Vec<Option<&str>> = col.iter().collect();
+    // Compact JSON text, whatever the spacing written.
     assert_eq!(
         vals,
-        [Some("aé"), Some("12"), Some("{\"k\": [1, true]}"), None, Some("-1.5e3"), None]
+        [Some("aé"), Some("12"), Some("{\"k\":[1,true]}"), None, Some("-1.5e3"), None]
     );
 }
 

@@ -46,10 +46,26 @@ pub struct Lines<'a> {
     max_line: usize,
     /// A line over the limit starts here (relative): the lines stop at it.
     too_long: Option<usize>,
+    /// Records a format framed itself (a JSON document's elements), handed
+    /// out in place of the lines, and the chunk's lines.
+    framed: Option<(&'a [Span], u64)>,
+}
+
+/// A record a format framed itself in a chunk's bytes: where it starts and
+/// ends (relative), and the lines before its start in the chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// Newlines in the chunk before `start`.
+    pub line: u64,
 }
 
 /// One line: its bytes (without the newline), where it starts, and its
-/// index in the chunk (0-based, blank lines counted).
+/// index in the chunk (0-based, blank lines counted; of a framed record,
+/// the lines before its start in the chunk).
 #[derive(Clone, Copy, Debug)]
 pub struct Line<'a> {
     /// The bytes, without `\n` (a `\r` before it is the format's to judge).
@@ -63,18 +79,45 @@ pub struct Line<'a> {
 impl<'a> Lines<'a> {
     fn new(bytes: &'a [u8], offset: u64, max_line: usize) -> Lines<'a> {
         let at = if offset == 0 && bytes.starts_with(UTF8_BOM) { UTF8_BOM.len() } else { 0 };
-        Lines { bytes, offset, at, count: 0, max_line, too_long: None }
+        Lines { bytes, offset, at, count: 0, max_line, too_long: None, framed: None }
     }
 
-    /// Lines handed out so far.
+    /// The records `spans` of `bytes` (whose first byte is at `offset`, a
+    /// line start), handed out as lines are: for a format whose records are
+    /// not lines. `lines` is the chunk's count of lines.
+    pub fn framed(bytes: &'a [u8], offset: u64, spans: &'a [Span], lines: u64) -> Lines<'a> {
+        Lines {
+            bytes,
+            offset,
+            at: 0,
+            count: 0,
+            max_line: usize::MAX,
+            too_long: None,
+            framed: Some((spans, lines)),
+        }
+    }
+
+    /// Lines handed out so far (of framed records: the chunk's lines).
     pub fn handed_out(&self) -> u64 {
-        self.count
+        match self.framed {
+            Some((_, lines)) => lines,
+            None => self.count,
+        }
     }
 
     /// The next line, or `None` at the chunk's end (or at a line over the
     /// limit, which the driver reports after the work's own result).
     #[inline]
     pub fn next_line(&mut self) -> Option<Line<'a>> {
+        if let Some((spans, _)) = self.framed {
+            let s = spans.get(self.count as usize)?;
+            self.count += 1;
+            return Some(Line {
+                bytes: &self.bytes[s.start..s.end],
+                offset: self.offset + s.start as u64,
+                index: s.line,
+            });
+        }
         if self.at >= self.bytes.len() || self.too_long.is_some() {
             return None;
         }
@@ -127,8 +170,36 @@ where
     // -t 1` decoded nothing: the inference had left the cursor at the end.)
     match (src.ranged_source(), src.len()) {
         (Some(file), Some(len)) => ranged(file, len, cut, &work, consume, named),
-        _ => streamed(src, cut, &work, consume, named),
+        _ => streamed(src, None, cut, &work, consume, named),
     }
+}
+
+/// [`for_each_chunk`] for a stream whose first bytes were read already
+/// into `head` (by a format that looked at them to decide how to read):
+/// they are its first lines.
+///
+/// # Errors
+///
+/// As [`for_each_chunk`].
+pub fn for_each_chunk_after<T, E, W, C>(
+    src: &mut Source,
+    head: Buffer,
+    cut: Cutting,
+    work: W,
+    consume: C,
+) -> std::result::Result<(), E>
+where
+    T: Send,
+    E: From<Error>,
+    W: Fn(&mut Lines<'_>) -> T + Sync,
+    C: FnMut(T, u64) -> std::result::Result<bool, E>,
+{
+    let path = src.path().map(|p| p.to_path_buf());
+    let named = |e: Error| match &path {
+        Some(p) if e.path().is_none() => E::from(e.with_path(p)),
+        _ => E::from(e),
+    };
+    streamed(src, Some(head), cut, &work, consume, named)
 }
 
 fn too_long(max_line: usize, byte: u64, line: u64) -> Error {
@@ -138,6 +209,7 @@ fn too_long(max_line: usize, byte: u64, line: u64) -> Error {
 /// Front to back on this thread: a buffer of a chunk and one line.
 fn streamed<T, E, W, C>(
     src: &mut Source,
+    head: Option<Buffer>,
     cut: Cutting,
     work: &W,
     mut consume: C,
@@ -150,7 +222,7 @@ where
     let chunk = usize::try_from(cut.chunk).unwrap_or(usize::MAX).clamp(1, 1 << 30);
     // Room for a chunk and the longest line after it; it grows only while a
     // chunk has no newline yet.
-    let mut buf = Buffer::with_capacity(chunk);
+    let mut buf = head.unwrap_or_else(|| Buffer::with_capacity(chunk));
     buf.set_max_capacity(chunk.saturating_add(cut.max_line).saturating_add(64 * 1024));
     // Lines before buf.offset().
     let mut lines_before = 0u64;

@@ -70,6 +70,15 @@ pub struct JsonOpts {
     /// Say on stderr how the input was read (parallel or sequential).
     #[arg(short, long)]
     verbose: bool,
+    /// Where the records are: `auto` (the default: a top-level array, an
+    /// object whose one member is an array such as CloudTrail's
+    /// `{"Records": [...]}`, pretty-printed objects one after another, or
+    /// lines, decided from the first bytes; `-v` says which), `lines` (one
+    /// object a line), `values` (objects one after another, pretty-printed
+    /// or not), `$` (the elements of a top-level array), or the path of
+    /// keys to an array: `Records`, `features`, `data.items`.
+    #[arg(long, default_value = "auto", value_name = "auto|lines|values|$|PATH")]
+    records: swath_json::Records,
     /// Bytes per parallel chunk (tests use small ones to cross many seams).
     #[arg(long, hide = true)]
     chunk_size: Option<u64>,
@@ -84,7 +93,7 @@ impl JsonOpts {
     /// A reader builder with these options.
     pub fn builder(&self) -> JsonReaderBuilder {
         let mut b = JsonReaderBuilder::new();
-        b.threads(self.threads).max_line_len(self.max_line_size);
+        b.threads(self.threads).max_line_len(self.max_line_size).records(self.records.clone());
         if let Some(c) = self.chunk_size {
             b.chunk_size(c);
         }
@@ -119,10 +128,16 @@ impl JsonOpts {
         crate::progress::watch(&[self.file.as_path()], quiet, streams)
     }
 
-    /// The `--verbose` note.
+    /// The `--verbose` note: how the input is read, and where its records
+    /// are (a stream's first bytes decide when it is read).
     pub fn note(&self, b: &JsonReaderBuilder, src: &Source) {
         if self.verbose {
-            eprintln!("swath: {}: {}", self.name(), b.mode(src));
+            let records = match b.shape(src) {
+                Ok(Some(shape)) => format!("records: {}", shape.describe()),
+                Ok(None) => format!("records: {} (from the first bytes)", b.records_asked()),
+                Err(e) => format!("records: {e}"),
+            };
+            eprintln!("swath: {}: {}; {records}", self.name(), b.mode(src));
         }
     }
 }

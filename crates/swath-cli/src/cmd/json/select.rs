@@ -111,9 +111,8 @@ pub fn write_selected(
     let mut records = 0u64;
     let mut fail: Option<swath_json::Error> = None;
     let mut write_fail: Option<std::io::Error> = None;
-    swath::line_chunks::for_each_chunk::<_, swath_json::Error, _, _>(
+    b.for_each_chunk(
         &mut src,
-        b.cutting(),
         |lines| {
             let mut sel = Selector::new(paths);
             let mut picked = Vec::new();
@@ -126,12 +125,9 @@ pub fn write_selected(
                     Ok(false) => continue,
                     Ok(true) => n += 1,
                     Err(e) => {
-                        return (
-                            csv,
-                            json,
-                            n,
-                            Some((line.index, line.offset, Bad::of(line.bytes, e))),
-                        )
+                        let bad = Bad::of(line.bytes, e);
+                        let at = swath_json::line_at(&line, &bad);
+                        return (csv, json, n, Some((at, line.offset, bad)));
                     }
                 }
                 match format {
