@@ -88,9 +88,12 @@ fn builder(
     infer: &str,
     batch_size: usize,
     max_line_size: Option<&Bound<'_, PyAny>>,
+    records: &str,
 ) -> PyResult<JsonReaderBuilder> {
     let mut b = JsonReaderBuilder::new();
-    b.threads(threads).batch_size(batch_size.max(1));
+    let records: swath_json::Records =
+        records.parse().map_err(|e: String| PyValueError::new_err(format!("records: {e}")))?;
+    b.threads(threads).batch_size(batch_size.max(1)).records(records);
     match infer {
         "sample" => {}
         "full" => {
@@ -104,15 +107,17 @@ fn builder(
     Ok(b)
 }
 
-/// scan_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None)
+/// scan_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None, records="auto")
 /// --
 ///
-/// Open a JSON-lines file (gzip and zstd recognised) as a stream of Arrow
-/// record batches, decoded ahead on every core for a regular file. The
+/// Open a JSON file (gzip and zstd recognised) as a stream of Arrow record
+/// batches, decoded ahead on every core for a regular file. `records`:
+/// where the records are, as the CLI's `--records` (auto, lines, values,
+/// $, or a path of keys such as Records or data.items). The
 /// schema is inferred now (from the head and lines spread over the file,
 /// or every line with infer="full") unless given.
 #[pyfunction]
-#[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None))]
+#[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None, records = "auto"))]
 pub fn scan_json(
     py: Python<'_>,
     path: PathBuf,
@@ -121,20 +126,21 @@ pub fn scan_json(
     infer: &str,
     batch_size: usize,
     max_line_size: Option<&Bound<'_, PyAny>>,
+    records: &str,
 ) -> PyResult<CsvReader> {
-    let b = builder(threads, infer, batch_size, max_line_size)?;
+    let b = builder(threads, infer, batch_size, max_line_size, records)?;
     let schema = schema.map(schema_arg).transpose()?;
     let (schema, batches) = interrupt::run(py, move |_| open(&path, &b, schema))?;
     CsvReader::new(schema, Box::new(batches))
 }
 
-/// _read_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None)
+/// _read_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None, records="auto")
 /// --
 ///
 /// Read a whole JSON-lines file into batches held in memory; `swath.read_json`
 /// makes them a pyarrow.Table without a copy.
 #[pyfunction]
-#[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None))]
+#[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None, records = "auto"))]
 pub fn _read_json(
     py: Python<'_>,
     path: PathBuf,
@@ -143,8 +149,9 @@ pub fn _read_json(
     infer: &str,
     batch_size: usize,
     max_line_size: Option<&Bound<'_, PyAny>>,
+    records: &str,
 ) -> PyResult<CsvReader> {
-    let b = builder(threads, infer, batch_size, max_line_size)?;
+    let b = builder(threads, infer, batch_size, max_line_size, records)?;
     let schema = schema.map(schema_arg).transpose()?;
     let (schema, batches) = interrupt::run(py, move |cancel| {
         let (schema, mut rdr) = open(&path, &b, schema)?;

@@ -140,3 +140,42 @@ def test_the_clis_schema_file_reads_back_nested(jsonl, tmp_path):
         assert swath.read_json(jsonl, schema=given).equals(whole)
     with pytest.raises(OSError, match="schema file"):
         swath.read_json(jsonl, schema=str(tmp_path / "nope.json"))
+
+
+def test_documents_read_as_their_records_written_as_lines(jsonl, tmp_path):
+    """A top-level array (compact and pretty), CloudTrail's wrapper, a
+    nested wrapper and pretty objects one after another: the same table as
+    the records written as JSON lines, at every thread count, and as
+    pyarrow.json reads those lines."""
+    whole = swath.read_json(jsonl, infer="full")
+    records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    forms = {
+        "array.json": (json.dumps(records), "auto"),
+        "pretty.json": (json.dumps(records, indent=2), "auto"),
+        "cloudtrail.json": (json.dumps({"Records": records}), "auto"),
+        "wrapped.json": (json.dumps({"meta": {"n": [1]}, "data": {"items": records}}), "data.items"),
+        "values.json": ("\n".join(json.dumps(r, indent=1) for r in records), "auto"),
+    }
+    for name, (text, asked) in forms.items():
+        p = tmp_path / name
+        p.write_text(text, encoding="utf-8")
+        for threads in (1, 2, 3):
+            got = swath.read_json(p, schema=whole.schema, threads=threads, records=asked)
+            assert got.equals(whole), (name, threads)
+        inferred = swath.read_json(p, infer="full", records=asked)
+        assert inferred.schema == whole.schema, name
+    theirs = paj.read_json(jsonl, parse_options=paj.ParseOptions(explicit_schema=whole.schema))
+    assert normalized(whole) == normalized(theirs)
+
+
+def test_a_broken_document_raises_json_error_with_its_place(tmp_path):
+    p = tmp_path / "bad.json"
+    p.write_text('[\n  {"a": 1},\n  {"a": 2},\n]\n')
+    for threads in (1, 2):
+        with pytest.raises(swath.JsonError) as e:
+            swath.read_json(p, threads=threads)
+        err = e.value
+        assert (err.record, err.line, err.byte) == (3, 4, 26)
+        assert "trailing comma" in str(err)
+    with pytest.raises(ValueError):
+        swath.read_json(p, records="a..b")

@@ -20,8 +20,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use swath_arrow::arrow_array::RecordBatch;
-use swath_arrow::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+mod common;
 
 const SWATH: &str = env!("CARGO_BIN_EXE_swath");
 
@@ -283,8 +282,8 @@ fn answer(cmd: &str, r: &Run, file: &Path, plain: &Path, out: &Path) -> (Answer,
         let p = e.unwrap().path();
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let bytes = match p.extension().and_then(|e| e.to_str()) {
-            Some("parquet") => rows_text(parquet_batches(&p)),
-            Some("arrow") => rows_text(ipc_batches(&p)),
+            Some("parquet") => common::rows_text(common::parquet_batches(&p)),
+            Some("arrow") => common::rows_text(common::ipc_batches(&p)),
             _ => std::fs::read(&p).unwrap(),
         };
         if name.contains("_0") {
@@ -301,36 +300,6 @@ fn answer(cmd: &str, r: &Run, file: &Path, plain: &Path, out: &Path) -> (Answer,
     let code = o.status.code().unwrap_or(-1);
     let stderr = String::from_utf8_lossy(&o.stderr).to_string();
     (Answer { code, stdout, outputs }, stderr)
-}
-
-fn parquet_batches(p: &Path) -> Vec<RecordBatch> {
-    let f = std::fs::File::open(p).unwrap();
-    ParquetRecordBatchReaderBuilder::try_new(f)
-        .unwrap()
-        .build()
-        .unwrap()
-        .map(|b| b.unwrap())
-        .collect()
-}
-
-fn ipc_batches(p: &Path) -> Vec<RecordBatch> {
-    let f = std::fs::File::open(p).unwrap();
-    swath_arrow::arrow_ipc::reader::FileReader::try_new(f, None)
-        .unwrap()
-        .map(|b| b.unwrap())
-        .collect()
-}
-
-/// The batches as one batch's debug text: rows, not their grouping.
-fn rows_text(batches: Vec<RecordBatch>) -> Vec<u8> {
-    let schema = batches.first().map(|b| b.schema());
-    match schema {
-        Some(s) => {
-            let one = arrow_select::concat::concat_batches(&s, &batches).unwrap();
-            format!("{one:?}").into_bytes()
-        }
-        None => b"no batches".to_vec(),
-    }
 }
 
 #[test]

@@ -420,6 +420,20 @@ impl JsonReaderBuilder {
     ) -> Result<RangeBatches> {
         Decoder::new(schema.clone())?;
         let end = range.end.min(len);
+        let shape = crate::records::shape_of(&*file, len, &self.records, self.cut.max_line)
+            .map_err(|e| with_path(e, name.as_deref()))?;
+        let doc = (shape != Shape::Lines).then(|| {
+            let chunk = usize::try_from(self.cut.chunk).unwrap_or(usize::MAX).min(1 << 30);
+            let rdr = crate::records::DocRange::new(
+                file.clone(),
+                len,
+                shape.clone(),
+                range.clone(),
+                chunk,
+                self.cut.max_line,
+            );
+            (rdr, shape)
+        });
         Ok(RangeBatches {
             file,
             len,
@@ -432,7 +446,40 @@ impl JsonReaderBuilder {
             pending: None,
             spare: Vec::new(),
             name,
+            doc,
+            spans: Vec::new(),
         })
+    }
+
+    /// Cut a ranged input into at most `share` byte ranges for
+    /// [`JsonReaderBuilder::range_batches`], each starting where its first
+    /// record starts: even cuts for lines (any cut is exact), cuts moved to
+    /// the next record by the parity-and-depth chain for a document.
+    ///
+    /// # Errors
+    ///
+    /// Reading; the records asked for are not there.
+    pub fn record_ranges(
+        &self,
+        file: &dyn swath::ReadAt,
+        len: u64,
+        share: usize,
+    ) -> Result<Vec<std::ops::Range<u64>>> {
+        let share = (share as u64).clamp(1, len.max(1));
+        let shape = crate::records::shape_of(file, len, &self.records, self.cut.max_line)?;
+        match shape {
+            Shape::Lines => {
+                Ok((0..share).map(|i| len * i / share..len * (i + 1) / share).collect())
+            }
+            shape => crate::records::record_ranges(
+                file,
+                len,
+                &shape,
+                share as usize,
+                self.cut.threads,
+                self.cut.max_line,
+            ),
+        }
     }
 
     /// Count the objects of `src`, checking that every line is one.
@@ -811,6 +858,9 @@ pub struct RangeBatches {
     pending: Option<Error>,
     spare: Vec<u8>,
     name: Option<PathBuf>,
+    /// A document's range: its reader and where the records are.
+    doc: Option<(crate::records::DocRange, Shape)>,
+    spans: Vec<swath::line_chunks::Span>,
 }
 
 impl std::fmt::Debug for RangeBatches {
@@ -833,6 +883,9 @@ impl RangeBatches {
     /// over the limit, a read error; with the record and line found by
     /// reading the file up to it ([`swath::line_chunks::locate`]).
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        if self.doc.is_some() {
+            return self.next_doc_batch();
+        }
         loop {
             if let Some(b) = self.queue.pop_front() {
                 return Ok(Some(b));
@@ -863,6 +916,64 @@ impl RangeBatches {
                 let e =
                     swath::Error::new(swath::ErrorKind::LineTooLong { limit: self.cut.max_line });
                 self.pending = Some(self.named(Error::Read(e.at(Position::new(byte, line, 0)))));
+            }
+        }
+    }
+
+    /// [`RangeBatches::next_batch`] for a document's range.
+    fn next_doc_batch(&mut self) -> Result<Option<RecordBatch>> {
+        loop {
+            if let Some(b) = self.queue.pop_front() {
+                return Ok(Some(b));
+            }
+            if let Some(e) = self.pending.take() {
+                self.doc = None;
+                self.next = self.end;
+                return Err(e);
+            }
+            let Some((doc, shape)) = &mut self.doc else { return Ok(None) };
+            let mut spans = std::mem::take(&mut self.spans);
+            let (file, len) = (&*self.file, self.len);
+            let mut fail = None;
+            match doc.next_piece(&mut spans) {
+                Ok(None) => {
+                    self.spans = spans;
+                    return Ok(None);
+                }
+                Ok(Some(piece)) => {
+                    let mut lines = Lines::framed(piece.bytes, piece.offset, piece.spans, 0);
+                    let out = decode_chunk(&mut lines, &self.schema, self.batch_size);
+                    self.queue.extend(out.batches);
+                    if let Some((_, _, off, bad)) = out.bad {
+                        let at = off + bad.at() as u64;
+                        fail = Some(match crate::records::position(file, len, shape, off, at) {
+                            Ok(pos) => Error::Line {
+                                path: self.name.clone(),
+                                pos,
+                                field: bad.field(),
+                                reason: bad.reason().to_string(),
+                            },
+                            Err(e) => e,
+                        });
+                    }
+                }
+                Err((at, reason, in_record)) => {
+                    let pos = if in_record {
+                        crate::records::position(file, len, shape, at, at)
+                    } else {
+                        crate::records::position_after(file, len, shape, at)
+                    };
+                    fail = Some(match pos {
+                        Ok(pos) => {
+                            Error::Line { path: self.name.clone(), pos, field: None, reason }
+                        }
+                        Err(e) => e,
+                    });
+                }
+            }
+            self.spans = spans;
+            if let Some(e) = fail {
+                self.pending = Some(self.named(e));
             }
         }
     }

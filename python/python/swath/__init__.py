@@ -122,10 +122,17 @@ def read_csv(
     return pyarrow.RecordBatchReader.from_stream(rdr).read_all()
 
 
-def read_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None):
-    """Read a whole JSON-lines file into a ``pyarrow.Table`` (needs pyarrow).
+def read_json(
+    path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None, records="auto"
+):
+    """Read a whole JSON file into a ``pyarrow.Table`` (needs pyarrow).
 
-    One object a line; gzip and zstd are recognised. Decoded on every core
+    JSON lines, a top-level array of objects, a wrapper object such as
+    CloudTrail's ``{"Records": [...]}``, or objects one after another
+    (pretty-printed or not); gzip and zstd are recognised. ``records``
+    says where the records are: ``"auto"`` (decided from the first bytes),
+    ``"lines"``, ``"values"``, ``"$"`` (a top-level array), or a path of
+    keys to an array (``"Records"``, ``"features"``, ``"data.items"``). Decoded on every core
     for a regular file (``threads=0``); the table's buffers are the ones
     swath filled (no copy). Nested objects are struct columns, arrays list
     columns; a field holding values of kinds that do not join is a string
@@ -152,5 +159,6 @@ def read_json(path, schema=None, threads=0, infer="sample", batch_size=16384, ma
         infer=infer,
         batch_size=batch_size,
         max_line_size=max_line_size,
+        records=records,
     )
     return pyarrow.RecordBatchReader.from_stream(rdr).read_all()

@@ -46,5 +46,6 @@ def read_json(
     infer: Literal["sample", "full"] = "sample",
     batch_size: int = 16384,
     max_line_size: Union[int, str, None] = None,
+    records: str = "auto",
 ) -> Any:
-    """A ``pyarrow.Table`` of a JSON-lines file."""
+    """A ``pyarrow.Table`` of a JSON file (lines, an array, a wrapper)."""

@@ -146,8 +146,9 @@ def scan_json(
     infer: Literal["sample", "full"] = "sample",
     batch_size: int = 16384,
     max_line_size: Union[int, str, None] = None,
+    records: str = "auto",
 ) -> CsvReader:
-    """A JSON-lines file as a stream of Arrow record batches."""
+    """A JSON file (lines, an array, a wrapper) as a stream of Arrow record batches."""
 
 def _read_json(
     path: StrPath,
@@ -156,4 +157,5 @@ def _read_json(
     infer: Literal["sample", "full"] = "sample",
     batch_size: int = 16384,
     max_line_size: Union[int, str, None] = None,
+    records: str = "auto",
 ) -> CsvReader: ...

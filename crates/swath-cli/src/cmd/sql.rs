@@ -17,9 +17,11 @@ use swath_datafusion::{SwathCsvExt, SwathCsvOptions, SwathJsonExt, SwathJsonOpti
 
 use crate::args::DialectArgs;
 
-/// Run SQL over CSV and JSON-lines files: a file path in quotes in FROM is
-/// that file as a table (or name tables with --table); `.jsonl` and
-/// `.ndjson` files are JSON lines, others CSV (--format says otherwise).
+/// Run SQL over CSV and JSON files: a file path in quotes in FROM is that
+/// file as a table (or name tables with --table); `.jsonl`, `.ndjson` and
+/// `.json` files are JSON (lines, or a document's records: a top-level
+/// array, CloudTrail's Records, pretty objects), others CSV (--format says
+/// otherwise).
 /// Each file is split at exact record starts and read on every core;
 /// errors in a file name its record, line and byte.
 #[derive(Debug, clap::Args)]
@@ -39,7 +41,8 @@ pub struct Args {
     #[arg(long = "table", value_name = "NAME=PATH")]
     tables: Vec<String>,
     /// How tables are read: `auto` (by each path's ending: `.jsonl`,
-    /// `.ndjson`, also with `.gz` or `.zst`, are JSON lines, the rest CSV),
+    /// `.ndjson`, `.json`, also with `.gz` or `.zst`, are JSON, the rest
+    /// CSV),
     /// `csv` or `json` (every table).
     #[arg(long, default_value = "auto", value_parser = ["auto", "csv", "json"])]
     format: String,
@@ -194,12 +197,12 @@ impl Formats {
     }
 }
 
-/// A path whose ending says JSON lines: `.jsonl` or `.ndjson`, maybe
+/// A path whose ending says JSON: `.jsonl`, `.ndjson` or `.json`, maybe
 /// compressed (`.gz`, `.zst`).
 fn is_json_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let base = lower.strip_suffix(".gz").or_else(|| lower.strip_suffix(".zst")).unwrap_or(&lower);
-    base.ends_with(".jsonl") || base.ends_with(".ndjson")
+    base.ends_with(".jsonl") || base.ends_with(".ndjson") || base.ends_with(".json")
 }
 
 async fn register(

@@ -1,6 +1,10 @@
 //! What several CLI test files share.
 
+use std::path::Path;
 use std::process::{Command, Stdio};
+
+use swath_arrow::arrow_array::RecordBatch;
+use swath_arrow::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 /// What a finished child did: its exit code, its peak RSS in bytes (its
 /// own `ru_maxrss`, the kernel's VmHWM at exit, read with `wait4`) and the
@@ -76,5 +80,40 @@ pub fn peer_python(what: &str) -> Option<String> {
             );
             None
         }
+    }
+}
+
+/// A Parquet file's batches.
+#[allow(dead_code)]
+pub fn parquet_batches(p: &Path) -> Vec<RecordBatch> {
+    let f = std::fs::File::open(p).unwrap();
+    ParquetRecordBatchReaderBuilder::try_new(f)
+        .unwrap()
+        .build()
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect()
+}
+
+/// An Arrow IPC file's batches.
+#[allow(dead_code)]
+pub fn ipc_batches(p: &Path) -> Vec<RecordBatch> {
+    let f = std::fs::File::open(p).unwrap();
+    swath_arrow::arrow_ipc::reader::FileReader::try_new(f, None)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect()
+}
+
+/// The batches as one batch's debug text: rows, not their grouping.
+#[allow(dead_code)]
+pub fn rows_text(batches: Vec<RecordBatch>) -> Vec<u8> {
+    let schema = batches.first().map(|b| b.schema());
+    match schema {
+        Some(s) => {
+            let one = arrow_select::concat::concat_batches(&s, &batches).unwrap();
+            format!("{one:?}").into_bytes()
+        }
+        None => b"no batches".to_vec(),
     }
 }

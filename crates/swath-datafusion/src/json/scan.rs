@@ -1,6 +1,8 @@
-//! JSON lines in the shared scan: the schema by swath-json's inference
-//! (joined over the files) or the user's, files cut into even byte ranges
-//! (any cut is exact: a range reads the lines that start in it), a range
+//! JSON in the shared scan: the schema by swath-json's inference (joined
+//! over the files) or the user's, files cut into even byte ranges for
+//! JSON lines (any cut is exact: a range reads the lines that start in
+//! it) or at record starts for a document (an array, a wrapper, pretty
+//! objects: the parity-and-depth chain), a range
 //! read by [`swath_json::RangeBatches`] on the caller's thread, a
 //! compressed file decoded on a thread of its own
 //! ([`swath_json::JsonBatches`]).
@@ -68,9 +70,21 @@ impl ScanFormat for JsonScan {
         Ok(Arc::new(if paths.is_empty() { Schema::empty() } else { schema_of(&root) }))
     }
 
-    fn cut(&self, _path: &Path, len: u64, share: usize) -> Result<Vec<std::ops::Range<u64>>> {
-        let share = share as u64;
-        Ok((0..share).map(|i| len * i / share..len * (i + 1) / share).collect())
+    fn cut(&self, path: &Path, len: u64, share: usize) -> Result<Vec<std::ops::Range<u64>>> {
+        // Lines: even cuts (any cut is exact). A document (an array, a
+        // wrapper, pretty objects): cuts moved to record starts by the
+        // parity-and-depth chain.
+        let (src, len_now) =
+            swath::range::open_ranged(path).map_err(|e| from_json(e.into(), path))?;
+        if len_now != len {
+            return Err(from_json(
+                swath_json::Error::Schema(format!(
+                    "the file changed while planning: {len} bytes, now {len_now}"
+                )),
+                path,
+            ));
+        }
+        self.opts.reader.record_ranges(&*src, len, share).map_err(|e| from_json(e, path))
     }
 
     fn open(&self, path: &Path, piece: Piece, read: &ReadSpec) -> Result<Box<dyn NextBatch>> {

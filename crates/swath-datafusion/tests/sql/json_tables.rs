@@ -150,3 +150,69 @@ async fn a_bad_line_is_an_error_with_its_place_and_gzip_reads_whole() {
         assert!(j.to_string().starts_with(&format!("{}: record {line}", bad.display())), "{j}");
     }
 }
+
+/// The lines of a JSON-lines file as a document: a top-level array
+/// (compact or pretty-printed), CloudTrail's wrapper, or pretty objects
+/// one after another.
+fn as_document(lines: &str, form: &str) -> String {
+    let recs: Vec<serde_json::Value> =
+        lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    match form {
+        "array" => serde_json::to_string(&recs).unwrap(),
+        "pretty" => serde_json::to_string_pretty(&recs).unwrap(),
+        "cloudtrail" => serde_json::to_string(&serde_json::json!({ "Records": recs })).unwrap(),
+        _ => recs.iter().map(|r| serde_json::to_string_pretty(r).unwrap() + "\n").collect(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sql_over_json_documents_equals_sql_over_their_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    write_jsonl(&path, 6000, 5);
+    let lines = std::fs::read_to_string(&path).unwrap();
+    let c1 = ctx(1);
+    c1.register_swath_json("t", path.to_str().unwrap(), SwathJsonOptions::new()).await.unwrap();
+    for form in ["array", "pretty", "cloudtrail", "values"] {
+        let doc = dir.path().join(format!("{form}.json"));
+        std::fs::write(&doc, as_document(&lines, form)).unwrap();
+        for q in QUERIES {
+            let want = run(&c1, q).await.unwrap();
+            for parts in [1, 2, 3, 8] {
+                let c = ctx(parts);
+                let mut reader = swath_json::JsonReaderBuilder::new();
+                reader.chunk_size(1000);
+                let opts = SwathJsonOptions::new().reader(reader);
+                c.register_swath_json("t", doc.to_str().unwrap(), opts).await.unwrap();
+                assert_eq!(run(&c, q).await.unwrap(), want, "{form}, {parts} partitions: {q}");
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_record_in_a_document_is_an_error_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    write_jsonl(&path, 3000, 8);
+    let mut doc = as_document(&std::fs::read_to_string(&path).unwrap(), "pretty");
+    // A trailing comma before the array's end.
+    let end = doc.rfind(']').unwrap();
+    doc.insert(end - 1, ',');
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, &doc).unwrap();
+    let line = doc[..end + 1].matches('\n').count() as u64 + 1;
+    let schema = Arc::new(Schema::new(vec![Field::new("id", DataType::Int64, true)]));
+    for parts in [1, 3] {
+        let c = ctx(parts);
+        let mut reader = swath_json::JsonReaderBuilder::new();
+        reader.chunk_size(4096);
+        let opts = SwathJsonOptions::new().schema(schema.clone()).reader(reader);
+        c.register_swath_json("t", bad.to_str().unwrap(), opts).await.unwrap();
+        let err = run(&c, "SELECT sum(id) FROM t").await.unwrap_err();
+        let j = json_error(&err).unwrap_or_else(|| panic!("not a JSON error: {err}"));
+        let pos = j.position().unwrap();
+        assert_eq!((pos.line, pos.record, pos.byte), (line, 3001, end as u64 + 1), "{j}");
+        assert!(j.to_string().contains("trailing comma"), "{j}");
+    }
+}

@@ -38,36 +38,63 @@ pub(crate) struct Walk {
 
 /// Scan a range whose first byte is escaped or not.
 pub(crate) fn summarize(bytes: &[u8], escaped: bool) -> Summary {
-    let mut s = Summary::default();
-    // Depth from state A (index 0) and B (1); `inside` is A's string state.
-    let mut depth = [0i64; 2];
-    let mut inside = false;
-    let mut esc = escaped;
-    for (i, &b) in bytes.iter().enumerate() {
-        if esc {
-            esc = false;
-            s.newlines += u64::from(b == b'\n');
-            continue;
-        }
-        match b {
-            b'\\' => esc = true,
-            b'"' => inside = !inside,
-            b'\n' => s.newlines += 1,
-            b'{' | b'[' => depth[usize::from(inside)] += 1,
-            b'}' | b']' => {
-                let w = usize::from(inside);
-                depth[w] -= 1;
-                if depth[w] < -(s.walks[w].falls.len() as i64) {
-                    s.walks[w].falls.push(i);
-                }
-            }
-            _ => {}
-        }
+    let mut scan = Scan::new(escaped);
+    scan.feed(bytes);
+    scan.finish()
+}
+
+/// [`summarize`] a piece at a time, for a range too large to hold.
+#[derive(Clone, Debug)]
+pub(crate) struct Scan {
+    s: Summary,
+    /// Depth from state A (index 0) and B (1); `inside` is A's string
+    /// state.
+    depth: [i64; 2],
+    inside: bool,
+    esc: bool,
+    /// Bytes fed so far.
+    at: usize,
+}
+
+impl Scan {
+    pub fn new(escaped: bool) -> Scan {
+        Scan { s: Summary::default(), depth: [0; 2], inside: false, esc: escaped, at: 0 }
     }
-    s.flips = inside;
-    s.walks[0].delta = depth[0];
-    s.walks[1].delta = depth[1];
-    s
+
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let (mut depth, mut inside, mut esc) = (self.depth, self.inside, self.esc);
+        let s = &mut self.s;
+        for (i, &b) in bytes.iter().enumerate() {
+            if esc {
+                esc = false;
+                s.newlines += u64::from(b == b'\n');
+                continue;
+            }
+            match b {
+                b'\\' => esc = true,
+                b'"' => inside = !inside,
+                b'\n' => s.newlines += 1,
+                b'{' | b'[' => depth[usize::from(inside)] += 1,
+                b'}' | b']' => {
+                    let w = usize::from(inside);
+                    depth[w] -= 1;
+                    if depth[w] < -(s.walks[w].falls.len() as i64) {
+                        s.walks[w].falls.push(self.at + i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (self.depth, self.inside, self.esc) = (depth, inside, esc);
+        self.at += bytes.len();
+    }
+
+    pub fn finish(mut self) -> Summary {
+        self.s.flips = self.inside;
+        self.s.walks[0].delta = self.depth[0];
+        self.s.walks[1].delta = self.depth[1];
+        self.s
+    }
 }
 
 /// Where a range starts, as the chain found it.

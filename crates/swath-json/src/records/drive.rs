@@ -80,7 +80,7 @@ fn too_far(want: &Records, head: &[u8], window: usize) -> Result<Shape, Error> {
 fn not_found(e: NotYet, head: &[u8]) -> Error {
     let (at, reason) = match e {
         NotYet::Bad(s) => (s.at, s.reason.to_string()),
-        NotYet::Missing(m) => (head.len(), format!("no records' array: {m}")),
+        NotYet::Missing(at, m) => (at, format!("no records' array: {m}")),
         NotYet::More => (head.len(), "the input ends early".into()),
     };
     let line = 1 + memchr::memchr_iter(b'\n', &head[..at.min(head.len())]).count() as u64;
@@ -141,7 +141,7 @@ where
 }
 
 /// Levels of objects around the records, and how they are separated.
-fn mode_of(shape: &Shape) -> (Mode, usize) {
+pub(crate) fn mode_of(shape: &Shape) -> (Mode, usize) {
     match shape {
         Shape::Array { path, .. } => (Mode::Array, path.len()),
         _ => (Mode::Values, 0),
@@ -151,7 +151,11 @@ fn mode_of(shape: &Shape) -> (Mode, usize) {
 /// Whether byte `pos` of `file` follows an odd run of backslashes, and
 /// the last byte before it that is not whitespace (with whether it is
 /// right before `pos`), looking back no further than `floor`.
-fn look_back(file: &dyn ReadAt, floor: u64, pos: u64) -> swath::Result<(bool, Option<(u8, bool)>)> {
+pub(crate) fn look_back(
+    file: &dyn ReadAt,
+    floor: u64,
+    pos: u64,
+) -> swath::Result<(bool, Option<(u8, bool)>)> {
     let mut block = [0u8; 4096];
     let mut end = pos;
     let (mut run, mut run_open) = (0u64, true);
@@ -391,7 +395,7 @@ fn first_too_long(spans: &[swath::line_chunks::Span], max_line: usize) -> Option
     spans.iter().position(|s| s.end - s.start > max_line)
 }
 
-fn over_limit(max_line: usize) -> String {
+pub(crate) fn over_limit(max_line: usize) -> String {
     format!("a record longer than the limit of {max_line} bytes (--max-line-size)")
 }
 

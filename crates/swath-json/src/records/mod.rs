@@ -11,12 +11,19 @@
 //! - `chain`: where each range of a document starts (inside a string or
 //!   not, at which depth), so ranges are framed in parallel and exactly.
 //! - `drive`: the chunks handed to the work, in file order.
+//! - `plan` and `range`: a document cut into ranges at record starts, and
+//!   one range's records read a piece at a time (an engine's partitions).
 
 mod chain;
 mod drive;
 mod frame;
+mod plan;
+mod range;
 pub mod shape;
 
 pub(crate) use drive::spans_in;
 pub use drive::{for_each_chunk, shape_of, DETECT_WINDOW};
+pub use plan::record_ranges;
+pub use range::{locate, DocRange};
+pub(crate) use range::{position, position_after};
 pub use shape::{Records, Shape};

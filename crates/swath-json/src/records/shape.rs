@@ -107,7 +107,8 @@ impl Shape {
 pub(crate) enum NotYet {
     More,
     Bad(Syntax),
-    Missing(String),
+    /// Where, and what is missing.
+    Missing(usize, String),
 }
 
 /// Find where the records are in `head` (the input's first bytes; `eof`:
@@ -155,7 +156,7 @@ fn key_text(raw: &[u8], escaped: bool) -> String {
 fn locate(head: &[u8], body: usize, path: &[String], eof: bool) -> Result<Shape, NotYet> {
     let mut c = Cursor::new(head);
     c.seek(body);
-    let found = (|| -> Result<Result<usize, String>, Syntax> {
+    let found = (|| -> Result<Result<usize, (usize, String)>, Syntax> {
         for (level, want) in path.iter().enumerate() {
             let here =
                 if level == 0 { "the top level".to_string() } else { path[..level].join(".") };
@@ -163,13 +164,16 @@ fn locate(head: &[u8], body: usize, path: &[String], eof: bool) -> Result<Shape,
                 if c.peek().is_none() {
                     return c.fail("the input ends before the records' array");
                 }
-                return Ok(Err(format!("{here} is not an object, so it has no member {want:?}")));
+                return Ok(Err((
+                    c.at(),
+                    format!("{here} is not an object, so it has no member {want:?}"),
+                )));
             }
             c.bump();
             let mut first = true;
             loop {
                 if first && c.peek() == Some(b'}') {
-                    return Ok(Err(format!("{here} has no member {want:?}")));
+                    return Ok(Err((c.at(), format!("{here} has no member {want:?}"))));
                 }
                 first = false;
                 let k = c.key()?;
@@ -177,23 +181,31 @@ fn locate(head: &[u8], body: usize, path: &[String], eof: bool) -> Result<Shape,
                     break;
                 }
                 c.skip_value(level + 1)?;
+                let end = c.at();
                 if !c.next_member()? {
-                    return Ok(Err(format!("{here} has no member {want:?}")));
+                    return Ok(Err((end, format!("{here} has no member {want:?}"))));
                 }
             }
         }
         match c.peek() {
             Some(b'[') => Ok(Ok(c.at() + 1)),
             None => c.fail("the input ends before the records' array"),
-            Some(_) => Ok(Err(format!(
-                "{} is not an array",
-                if path.is_empty() { "the top-level value".to_string() } else { path.join(".") }
+            Some(_) => Ok(Err((
+                c.at(),
+                format!(
+                    "{} is not an array",
+                    if path.is_empty() {
+                        "the top-level value".to_string()
+                    } else {
+                        path.join(".")
+                    }
+                ),
             ))),
         }
     })();
     match found {
         Ok(Ok(start)) => Ok(Shape::Array { path: path.to_vec(), start: start as u64 }),
-        Ok(Err(missing)) => Err(NotYet::Missing(missing)),
+        Ok(Err((at, missing))) => Err(NotYet::Missing(at, missing)),
         Err(e) => Err(more_or(e, head, eof)),
     }
 }
@@ -348,12 +360,12 @@ mod tests {
         let missing: Records = "data.nope".parse().unwrap();
         assert_eq!(
             find(&missing, data.as_bytes(), true),
-            Err(NotYet::Missing("data has no member \"nope\"".into()))
+            Err(NotYet::Missing(51, "data has no member \"nope\"".into()))
         );
         let not_array: Records = "meta".parse().unwrap();
         assert_eq!(
             find(&not_array, data.as_bytes(), true),
-            Err(NotYet::Missing("meta is not an array".into()))
+            Err(NotYet::Missing(8, "meta is not an array".into()))
         );
         assert_eq!(find(&not_array, &data.as_bytes()[..5], false), Err(NotYet::More));
         assert!("a..b".parse::<Records>().is_err());
