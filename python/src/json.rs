@@ -118,6 +118,7 @@ fn builder(
 /// or every line with infer="full") unless given.
 #[pyfunction]
 #[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None, records = "auto"))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 pub fn scan_json(
     py: Python<'_>,
     path: PathBuf,
@@ -141,6 +142,7 @@ pub fn scan_json(
 /// makes them a pyarrow.Table without a copy.
 #[pyfunction]
 #[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None, records = "auto"))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 pub fn _read_json(
     py: Python<'_>,
     path: PathBuf,

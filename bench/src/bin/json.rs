@@ -11,7 +11,13 @@
 //! 3. a GROUP BY through `swath sql` against DuckDB and Polars, the counts
 //!    compared;
 //! 4. in process, one thread: swath-json's decoder against arrow-json's on
-//!    the same schema, the batches compared.
+//!    the same schema, the batches compared;
+//! 5. one top-level array of the same records, compact (a record a line,
+//!    as exports write it) and pretty-printed: `swath json count` on 2
+//!    threads and on 1, `swath json to-parquet`, against `jq -c '.[]' |
+//!    wc -l` (under an 8 GiB address-space cap: jq holds the document),
+//!    DuckDB's `read_json(format='array')` and Polars' `read_json`, the
+//!    counts checked.
 //!
 //! Peers come from `.ci/peers.sh --bench` (SWATH_PEER_PYTHON or --python).
 //!
@@ -176,7 +182,155 @@ fn main() {
     table("GROUP BY level", &rows, sum.bytes);
 
     in_process(&path);
+    arrays(&swath, &path, &dir, lines, runs, time, python.as_deref(), duckdb.as_deref());
     let _ = std::fs::remove_file(&path);
+}
+
+/// 5: the records as one top-level array, compact and pretty-printed.
+#[allow(clippy::too_many_arguments)]
+fn arrays(
+    swath: &Path,
+    lines_path: &Path,
+    dir: &Path,
+    lines: u64,
+    runs: usize,
+    time: &Path,
+    python: Option<&str>,
+    duckdb: Option<&Path>,
+) {
+    for pretty in [false, true] {
+        let name = if pretty { "pretty" } else { "compact" };
+        let path = dir.join(format!("swath-bench-{lines}-{name}.json"));
+        let bytes = write_array(lines_path, &path, pretty);
+        warm(&path);
+        let f = path.display().to_string();
+        let mut cmds: Vec<(String, Command)> = Vec::new();
+        for t in ["2", "1"] {
+            let mut c = Command::new(swath);
+            c.args(["json", "count", "-t", t]).arg(&path);
+            cmds.push((format!("swath json count -t {t}"), c));
+        }
+        if let Some(cli) = duckdb {
+            let mut c = Command::new(cli);
+            c.args([
+                "-csv",
+                "-noheader",
+                "-c",
+                &format!("SET threads=2; SELECT count(*) FROM read_json('{f}', format='array')"),
+            ]);
+            cmds.push(("duckdb read_json(format=array)".into(), c));
+        }
+        if let Some(py) = python {
+            let mut c = Command::new(py);
+            c.env("POLARS_MAX_THREADS", "2")
+                .args(["-c", &format!("import polars as pl; print(pl.read_json({f:?}).height)")]);
+            cmds.push(("polars read_json".into(), c));
+        }
+        let mut rows = run_turns(&cmds, runs, time);
+        for r in &rows {
+            assert_eq!(first_u64(&r.out), lines, "{}: {}", r.name, r.out);
+        }
+        if Command::new("jq").arg("--version").output().is_ok_and(|o| o.status.success()) {
+            let mut c = Command::new("sh");
+            c.args(["-c", &format!("ulimit -v 8388608; jq -c '.[]' {f:?} | wc -l")]);
+            let jq = run_turns(&[("jq -c '.[]' | wc -l (8 GiB cap, 1 run)".into(), c)], 1, time);
+            if first_u64(&jq[0].out) != lines {
+                println!("(jq did not finish under the 8 GiB cap: {:?})", jq[0].out.trim());
+            } else {
+                rows.extend(jq);
+            }
+        }
+        table(&format!("count, one top-level array ({name}, {bytes} bytes)"), &rows, bytes);
+        let out = dir.join("swath-bench-json-array.parquet");
+        let mut c = Command::new(swath);
+        c.args(["json", "to-parquet", "-t", "2"]).arg(&path).arg("-o").arg(&out);
+        let rows = run_turns(&[("swath json to-parquet -t 2".into(), c)], runs, time);
+        if let Some(py) = python {
+            assert_eq!(parquet_rows(py, &out), lines, "rows in {}", out.display());
+        }
+        table(&format!("to Parquet, one top-level array ({name})"), &rows, bytes);
+        let _ = std::fs::remove_file(&out);
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+/// The JSON lines at `from` as one top-level array at `to`: a record a
+/// line, or each record pretty-printed (two spaces a level, strings
+/// copied as they are). Returns the bytes written.
+fn write_array(from: &Path, to: &Path, pretty: bool) -> u64 {
+    use std::io::BufRead;
+    let rdr = std::io::BufReader::new(std::fs::File::open(from).expect("open the lines"));
+    let mut out = BufWriter::new(std::fs::File::create(to).expect("create the array"));
+    let mut n = 0u64;
+    let mut buf = Vec::new();
+    out.write_all(b"[\n").expect("write");
+    for line in rdr.split(b'\n') {
+        let line = line.expect("read");
+        if line.is_empty() {
+            continue;
+        }
+        if n > 0 {
+            out.write_all(b",\n").expect("write");
+        }
+        buf.clear();
+        if pretty {
+            prettify(&line, &mut buf);
+        } else {
+            buf.extend_from_slice(&line);
+        }
+        out.write_all(&buf).expect("write");
+        n += 1;
+    }
+    out.write_all(b"\n]\n").expect("write");
+    out.flush().expect("write");
+    std::fs::metadata(to).expect("the array").len()
+}
+
+/// A one-line JSON value pretty-printed: a newline and indent after each
+/// `{`, `[` and `,` and before each `}` and `]` outside strings, a space
+/// after each `:`.
+fn prettify(line: &[u8], out: &mut Vec<u8>) {
+    let (mut depth, mut in_str, mut esc) = (1usize, false, false);
+    let indent = |out: &mut Vec<u8>, d: usize| {
+        out.push(b'\n');
+        out.resize(out.len() + 2 * d, b' ');
+    };
+    out.extend_from_slice(b"  ");
+    for &b in line {
+        if in_str {
+            out.push(b);
+            if esc {
+                esc = false;
+            } else if b == b'\\' {
+                esc = true;
+            } else if b == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_str = true;
+                out.push(b);
+            }
+            b'{' | b'[' => {
+                out.push(b);
+                depth += 1;
+                indent(out, depth);
+            }
+            b'}' | b']' => {
+                depth -= 1;
+                indent(out, depth);
+                out.push(b);
+            }
+            b',' => {
+                out.push(b);
+                indent(out, depth);
+            }
+            b':' => out.extend_from_slice(b": "),
+            _ => out.push(b),
+        }
+    }
 }
 
 /// Each command `runs` times, in turns.

@@ -74,6 +74,8 @@ pub struct Inferred {
     pub lines: u64,
     /// Whether every line was read ([`Infer::Full`]).
     pub full: bool,
+    /// Where the records were found.
+    pub shape: Shape,
 }
 
 /// One chunk's decoding: its batches, objects, and where it stopped.
@@ -260,7 +262,7 @@ impl JsonReaderBuilder {
             Infer::Full => {
                 let mut all = Inference::default();
                 let mut fail = None;
-                self.for_each_chunk(
+                let shape = self.for_each_chunk(
                     src,
                     |lines| {
                         let mut inf = Inference::default();
@@ -292,7 +294,7 @@ impl JsonReaderBuilder {
                 if let Some(e) = fail {
                     return Err(e);
                 }
-                Ok((inferred(all, true), None))
+                Ok((inferred(all, true, shape), None))
             }
             Infer::Sample { head, points, per_point } => {
                 let mut inf = Inference::default();
@@ -315,7 +317,7 @@ impl JsonReaderBuilder {
                     } else {
                         sample_document(file, len, &shape, head, self.cut.max_line, &mut inf)?;
                     }
-                    Ok((inferred(inf, false), None))
+                    Ok((inferred(inf, false, shape), None))
                 } else {
                     // A stream: its head (at least the window that decides
                     // where the records are), kept to be replayed.
@@ -338,8 +340,7 @@ impl JsonReaderBuilder {
                         head_bytes.extend_from_slice(&buf[..n]);
                         seen = head_bytes.iter().filter(|&&b| b == b'\n').count();
                     }
-                    let shape = crate::records::shape::find(&self.records, &head_bytes, eof)
-                        .unwrap_or(Shape::Lines);
+                    let shape = crate::records::shape_in_head(&self.records, &head_bytes, eof);
                     if shape == Shape::Lines {
                         let body = head_bytes.strip_prefix(swath::UTF8_BOM).unwrap_or(&head_bytes);
                         for (i, line) in body.split(|&b| b == b'\n').enumerate() {
@@ -356,7 +357,7 @@ impl JsonReaderBuilder {
                             let _ = inf.see(&head_bytes[span.start..span.end]);
                         }
                     }
-                    Ok((inferred(inf, false), keep_head.then_some(head_bytes)))
+                    Ok((inferred(inf, false, shape), keep_head.then_some(head_bytes)))
                 }
             }
             _ => Err(Error::Schema("this way of inferring is not supported for JSON".into())),
@@ -673,8 +674,14 @@ fn line_error(path: &Option<PathBuf>, line: u64, record: u64, offset: u64, bad: 
     }
 }
 
-fn inferred(inf: Inference, full: bool) -> Inferred {
-    Inferred { schema: Arc::new(schema_of(&inf.root)), root: inf.root, lines: inf.lines, full }
+fn inferred(inf: Inference, full: bool, shape: Shape) -> Inferred {
+    Inferred {
+        schema: Arc::new(schema_of(&inf.root)),
+        root: inf.root,
+        lines: inf.lines,
+        full,
+        shape,
+    }
 }
 
 /// The head and `points` places spread over the rest of a ranged input

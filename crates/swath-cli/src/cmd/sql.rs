@@ -46,6 +46,12 @@ pub struct Args {
     /// `csv` or `json` (every table).
     #[arg(long, default_value = "auto", value_parser = ["auto", "csv", "json"])]
     format: String,
+    /// Where a JSON table's records are: `auto` (decided from each file's
+    /// first bytes: lines, a top-level array, CloudTrail's `Records`,
+    /// pretty objects), `lines`, `values`, `$`, or a path of keys to an
+    /// array (`features`, `data.items`), as `swath json --records`.
+    #[arg(long, default_value = "auto", value_name = "auto|lines|values|$|PATH")]
+    records: swath_json::Records,
     #[command(flatten)]
     dialect: DialectArgs,
     /// Write the result as CSV (a header row, then the rows).
@@ -123,7 +129,7 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
         opts = opts.arrow(arrow);
     }
     let mut reader = swath_json::JsonReaderBuilder::new();
-    reader.max_line_len(args.dialect.max_record_size);
+    reader.max_line_len(args.dialect.max_record_size).records(args.records.clone());
     if let Some(s) = args.split_size {
         reader.chunk_size(s);
     }

@@ -54,6 +54,17 @@ pub fn shape_of(
     }
 }
 
+/// Where the records are, from a stream's first bytes as read (`eof`: all
+/// of it): lines when they do not say (the reader then reports what is
+/// wrong, with its place).
+pub(crate) fn shape_in_head(want: &Records, head: &[u8], eof: bool) -> Shape {
+    match find(want, head, eof) {
+        Ok(shape) => shape,
+        Err(NotYet::More) if *want == Records::Auto && head.len() >= DETECT_WINDOW => big(head),
+        Err(_) => Shape::Lines,
+    }
+}
+
 fn window(want: &Records, max_line: usize) -> usize {
     match want {
         Records::Auto => DETECT_WINDOW,

@@ -21,8 +21,8 @@ mod plan;
 mod range;
 pub mod shape;
 
-pub(crate) use drive::spans_in;
 pub use drive::{for_each_chunk, shape_of, DETECT_WINDOW};
+pub(crate) use drive::{shape_in_head, spans_in};
 pub use plan::record_ranges;
 pub use range::{locate, DocRange};
 pub(crate) use range::{position, position_after};

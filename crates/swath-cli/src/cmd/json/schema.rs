@@ -41,9 +41,18 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let (lines, method) = match &typed.inferred {
         Some(i) if i.full => (Some(i.lines), "every line"),
-        Some(i) => (Some(i.lines), "sampled: the head and lines spread over the file"),
+        Some(i) if i.shape == swath_json::Shape::Lines => {
+            (Some(i.lines), "sampled: the head and lines spread over the file")
+        }
+        Some(i) => (Some(i.lines), "sampled: the first records"),
         None => (None, "given"),
     };
+    // Where the records were found, when they are not lines.
+    let records = typed
+        .inferred
+        .as_ref()
+        .filter(|i| i.shape != swath_json::Shape::Lines)
+        .map(|i| i.shape.describe());
     if args.json {
         // Each field's note (why it is text), from the inference.
         let mut v = schema_file::to_json(typed.schema.fields(), &mut |path, field| {
@@ -53,6 +62,9 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
         });
         v["lines"] = serde_json::json!(lines);
         v["method"] = serde_json::json!(method);
+        if let Some(r) = &records {
+            v["records"] = serde_json::json!(r);
+        }
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -67,9 +79,10 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
     for (name, ty, note) in rows {
         writeln!(out, "{name:<w$}  {ty:<tw$}  {note}")?;
     }
-    match lines {
-        Some(n) => writeln!(out, "({n} lines: {method})")?,
-        None => writeln!(out, "({method})")?,
+    match (lines, &records) {
+        (Some(n), Some(r)) => writeln!(out, "({n} records, {r}: {method})")?,
+        (Some(n), None) => writeln!(out, "({n} lines: {method})")?,
+        (None, _) => writeln!(out, "({method})")?,
     }
     Ok(ExitCode::SUCCESS)
 }
