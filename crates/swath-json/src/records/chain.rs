@@ -15,6 +15,8 @@
 //! whose depth falls below 0 holds the array's `]`, and no later range
 //! holds records.
 
+use swath_csv::classify::{Classify, Kernel, BLOCK};
+
 /// One range's scan, for both starting states.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Summary {
@@ -43,7 +45,14 @@ pub(crate) fn summarize(bytes: &[u8], escaped: bool) -> Summary {
     scan.finish()
 }
 
-/// [`summarize`] a piece at a time, for a range too large to hold.
+/// [`summarize`] a piece at a time, for a range too large to hold: 64
+/// bytes at a time, with the CSV classifier's kernels (one mask per
+/// structural byte), the byte loop [`Scan::feed_bytes`] its slow twin.
+///
+/// A block's escaped bytes come from its backslash mask (simdjson's
+/// odd-run trick, carried across blocks), its in-string mask for state A
+/// from a prefix XOR of its real quotes; brackets then count by popcount,
+/// bit by bit only in a block where the depth may reach a new low.
 #[derive(Clone, Debug)]
 pub(crate) struct Scan {
     s: Summary,
@@ -54,14 +63,87 @@ pub(crate) struct Scan {
     esc: bool,
     /// Bytes fed so far.
     at: usize,
+    kernel: Kernel,
 }
+
+/// The structural bytes, in the order the block code takes their masks.
+pub(crate) const NEEDLES: [u8; 7] = [b'"', b'\\', b'{', b'[', b'}', b']', b'\n'];
 
 impl Scan {
     pub fn new(escaped: bool) -> Scan {
-        Scan { s: Summary::default(), depth: [0; 2], inside: false, esc: escaped, at: 0 }
+        Scan {
+            s: Summary::default(),
+            depth: [0; 2],
+            inside: false,
+            esc: escaped,
+            at: 0,
+            kernel: Kernel::detect(),
+        }
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
+        let mut blocks = bytes.chunks_exact(BLOCK);
+        for block in &mut blocks {
+            let block: &[u8; BLOCK] = block.try_into().expect("64 bytes");
+            let m = self.kernel.masks(block, &NEEDLES);
+            self.block(m, BLOCK);
+        }
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
+            let m = self.kernel.masks_partial(rest, &NEEDLES);
+            self.block(m, rest.len());
+        }
+    }
+
+    /// One block of `n` bytes, by its masks.
+    #[inline]
+    fn block(&mut self, m: [u64; 7], n: usize) {
+        let [quote, backslash, brace, bracket, brace_end, bracket_end, newline] = m;
+        let escaped = escaped_bits(backslash, &mut self.esc);
+        let mut inside = prefix_xor(quote & !escaped);
+        if self.inside {
+            inside = !inside;
+        }
+        // Bits past `n` are clear in the masks; the state is the last byte's.
+        self.inside = (inside >> (n - 1)) & 1 == 1;
+        if n < BLOCK {
+            // A partial block's carry: the escape of the byte after it.
+            self.esc = n > 0 && ends_escaping(backslash, escaped, n);
+        }
+        self.s.newlines += u64::from(newline.count_ones());
+        let open = (brace | bracket) & !escaped;
+        let close = (brace_end | bracket_end) & !escaped;
+        for (w, outside) in [(0, !inside), (1, inside)] {
+            let (o, c) = (open & outside, close & outside);
+            let low = -(self.s.walks[w].falls.len() as i64);
+            let d = self.depth[w];
+            if d - i64::from(c.count_ones()) >= low {
+                self.depth[w] = d + i64::from(o.count_ones()) - i64::from(c.count_ones());
+                continue;
+            }
+            // The depth may fall to a new low here: bracket by bracket.
+            let mut d = d;
+            let mut bits = o | c;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if o >> i & 1 == 1 {
+                    d += 1;
+                } else {
+                    d -= 1;
+                    if d < -(self.s.walks[w].falls.len() as i64) {
+                        self.s.walks[w].falls.push(self.at + i);
+                    }
+                }
+            }
+            self.depth[w] = d;
+        }
+        self.at += n;
+    }
+
+    /// The slow, obvious twin of [`Scan::feed`]: a byte at a time.
+    #[cfg(test)]
+    pub fn feed_bytes(&mut self, bytes: &[u8]) {
         let (mut depth, mut inside, mut esc) = (self.depth, self.inside, self.esc);
         let s = &mut self.s;
         for (i, &b) in bytes.iter().enumerate() {
@@ -95,6 +177,40 @@ impl Scan {
         self.s.walks[1].delta = self.depth[1];
         self.s
     }
+}
+
+/// The bytes after an odd run of backslashes (the run carried in from the
+/// block before by `prev`, which becomes this block's carry out).
+#[inline]
+pub(crate) fn escaped_bits(backslash: u64, prev: &mut bool) -> u64 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    let carried = u64::from(*prev);
+    let backslash = backslash & !carried;
+    let follows = (backslash << 1) | carried;
+    let odd_starts = backslash & !EVEN & !follows;
+    let (on_even, overflow) = odd_starts.overflowing_add(backslash);
+    *prev = overflow;
+    (EVEN ^ (on_even << 1)) & follows
+}
+
+/// Whether the byte after a partial block of `n` bytes is escaped: the
+/// block's last byte is a backslash that is not itself escaped.
+#[inline]
+fn ends_escaping(backslash: u64, escaped: u64, n: usize) -> bool {
+    let last = 1u64 << (n - 1);
+    backslash & last != 0 && escaped & last == 0
+}
+
+/// Bit `i`: an odd number of bits set at or below `i`.
+#[inline]
+pub(crate) fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
 }
 
 /// Where a range starts, as the chain found it.
@@ -146,6 +262,39 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn blocks_of_64_give_the_byte_loops_summary() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let alphabet = b"\\\\\\\"\"{}[]\n ab,:";
+        for len in [0usize, 1, 5, 63, 64, 65, 127, 128, 129, 300, 1000, 5000] {
+            for _ in 0..20 {
+                let doc: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        alphabet[(x % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                for escaped in [false, true] {
+                    for piece in [1usize, 7, 64, 100, 4096] {
+                        let mut fast = Scan::new(escaped);
+                        let mut slow = Scan::new(escaped);
+                        for p in doc.chunks(piece) {
+                            fast.feed(p);
+                            slow.feed_bytes(p);
+                        }
+                        let (f, s) = (fast.finish(), slow.finish());
+                        let show = |s: &Summary| {
+                            (s.flips, s.newlines, s.walks.clone().map(|w| (w.delta, w.falls)))
+                        };
+                        assert_eq!(show(&f), show(&s), "{len} bytes in pieces of {piece}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -18,6 +18,9 @@
 //! backslash outside a string is then still an error, the decoder's).
 
 use swath::line_chunks::Span;
+use swath_csv::classify::{Classify, Kernel, BLOCK};
+
+use super::chain::{escaped_bits, prefix_xor, NEEDLES};
 
 /// Records in an array (separated by `,`, closed by `]`) or one value
 /// after another.
@@ -72,6 +75,9 @@ pub(crate) struct Framer {
     pub nl: u64,
     /// The next byte to read.
     pub pos: usize,
+    /// The classifier's kernel, for whole blocks inside a record (none: a
+    /// byte at a time, the slow twin the tests compare with).
+    kernel: Option<Kernel>,
 }
 
 impl Framer {
@@ -88,7 +94,15 @@ impl Framer {
             nl_at_rec: 0,
             nl: 0,
             pos: 0,
+            kernel: Some(Kernel::detect()),
         }
+    }
+
+    /// This framer, reading a byte at a time: the slow twin.
+    #[cfg(test)]
+    pub fn bytewise(mut self) -> Framer {
+        self.kernel = None;
+        self
     }
 
     /// A framer at a range's start, from the chain's state there: inside
@@ -140,9 +154,22 @@ impl Framer {
     pub fn run(&mut self, bytes: &[u8], owned_end: usize, spans: &mut Vec<Span>) -> Stop {
         let len = bytes.len();
         let mut pos = self.pos;
+        // Bytes before this are read one at a time (a block that may end
+        // the record).
+        let mut slow_until = 0;
         let stop = 'scan: loop {
             if pos >= len {
                 break Stop::More;
+            }
+            if let Some(kernel) = self.kernel {
+                if self.depth > 0 && pos >= slow_until && pos + BLOCK <= len {
+                    let block: &[u8; BLOCK] = bytes[pos..pos + BLOCK].try_into().expect("64 bytes");
+                    if self.skip_block(kernel, block) {
+                        pos += BLOCK;
+                        continue;
+                    }
+                    slow_until = pos + BLOCK;
+                }
             }
             if self.esc {
                 self.esc = false;
@@ -280,6 +307,33 @@ impl Framer {
         stop
     }
 
+    /// Cross a whole block inside a record when it cannot end the record
+    /// (its closing brackets outside strings are fewer than the depth):
+    /// the state after it from its masks, as `chain.rs` reads a block.
+    /// False, and nothing changed, when it might.
+    #[inline]
+    fn skip_block(&mut self, kernel: Kernel, block: &[u8; BLOCK]) -> bool {
+        let m = kernel.masks(block, &NEEDLES);
+        let [quote, backslash, brace, bracket, brace_end, bracket_end, newline] = m;
+        let mut esc = self.esc;
+        let escaped = escaped_bits(backslash, &mut esc);
+        let mut inside = prefix_xor(quote & !escaped);
+        if self.in_str {
+            inside = !inside;
+        }
+        let outside = !inside & !escaped;
+        let close = (brace_end | bracket_end) & outside;
+        if i64::from(self.depth) - i64::from(close.count_ones()) <= 0 {
+            return false;
+        }
+        let open = (brace | bracket) & outside;
+        self.depth = self.depth + open.count_ones() - close.count_ones();
+        self.in_str = inside >> 63 == 1;
+        self.esc = esc;
+        self.nl += u64::from(newline.count_ones());
+        true
+    }
+
     /// The input ended at `len`: a record still open is handed out as it
     /// is (the decoder names what it lacks); an array not closed is an
     /// error there.
@@ -345,4 +399,66 @@ static CLASS: [u8; 256] = {
 /// decoder refuses): none of whitespace, quotes, brackets and commas.
 pub(crate) fn is_scalar_byte(b: u8) -> bool {
     !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'{' | b'}' | b'[' | b']' | b',')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Frame `doc` in pieces of `piece` bytes (the buffer grows, as the
+    /// drivers' do): every span and the stop.
+    fn frame(mut f: Framer, doc: &[u8], piece: usize) -> (Vec<Span>, Stop, u64) {
+        let mut spans = Vec::new();
+        let mut end = 0;
+        loop {
+            end = (end + piece).min(doc.len());
+            let stop = f.run(&doc[..end], usize::MAX, &mut spans);
+            if stop != Stop::More || end == doc.len() {
+                let stop = match stop {
+                    Stop::More => f.finish(doc.len(), &mut spans).unwrap_or(Stop::More),
+                    s => s,
+                };
+                return (spans, stop, f.nl);
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_inside_records_frame_as_the_byte_loop_does() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let parts: &[&str] = &[
+            "{\"a\":",
+            "\"x]}\"",
+            "[1,{\"b\":[]}]",
+            "\"\\\\\"",
+            "\"\\\"}\"",
+            ",",
+            " ",
+            "\n",
+            "}",
+            "{",
+            "\"long string with no structure at all, long enough to fill blocks\"",
+            "[",
+            "]",
+        ];
+        for _ in 0..400 {
+            let mut doc = String::from("[");
+            let n = (x % 40) as usize;
+            for _ in 0..n {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                doc.push_str(parts[(x % parts.len() as u64) as usize]);
+            }
+            doc.push(']');
+            for mode in [Mode::Array, Mode::Values] {
+                let bytes = if mode == Mode::Array { doc.as_bytes() } else { &doc.as_bytes()[1..] };
+                for piece in [1, 13, 64, 65, 200, 10_000] {
+                    let fast = frame(Framer::new(mode, Expect::First), bytes, piece);
+                    let slow = frame(Framer::new(mode, Expect::First).bytewise(), bytes, piece);
+                    assert_eq!(fast, slow, "{doc:?} in pieces of {piece}");
+                }
+            }
+        }
+    }
 }
