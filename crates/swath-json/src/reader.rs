@@ -341,6 +341,29 @@ impl JsonReaderBuilder {
                         seen = head_bytes.iter().filter(|&&b| b == b'\n').count();
                     }
                     let shape = crate::records::shape_in_head(&self.records, &head_bytes, eof);
+                    // A document: on until `head` records are whole in the
+                    // head (a first record longer than the window too), up
+                    // to the record limit; framed again each time the head
+                    // doubles.
+                    while shape != Shape::Lines && !eof && head_bytes.len() < cap {
+                        let spans = crate::records::spans_in(&shape, &head_bytes, eof);
+                        if spans.len() >= head {
+                            break;
+                        }
+                        let target = (head_bytes.len() * 2).min(cap);
+                        while head_bytes.len() < target {
+                            let n = match src.read(&mut buf) {
+                                Ok(n) => n,
+                                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                                Err(e) => return Err(Error::Read(swath::Error::from(e))),
+                            };
+                            if n == 0 {
+                                eof = true;
+                                break;
+                            }
+                            head_bytes.extend_from_slice(&buf[..n]);
+                        }
+                    }
                     if shape == Shape::Lines {
                         let body = head_bytes.strip_prefix(swath::UTF8_BOM).unwrap_or(&head_bytes);
                         for (i, line) in body.split(|&b| b == b'\n').enumerate() {

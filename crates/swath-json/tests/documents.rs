@@ -264,3 +264,23 @@ fn a_record_over_the_limit_is_an_error_at_its_start() {
         );
     }
 }
+
+#[test]
+fn a_first_record_longer_than_the_window_is_read_whole_for_inference() {
+    // A pretty array whose first record is 3 MiB (the window is 1 MiB):
+    // its fields are in the schema, from a file and from a stream.
+    let big: String = (0..60_000).map(|i| format!("    \"k{i}\": {i},\n")).collect();
+    let doc = format!("[\n  {{\n{big}    \"last\": \"x\"\n  }},\n  {{\"other\": 1}}\n]\n");
+    assert!(doc.len() > 1 << 20);
+    let f = temp(doc.as_bytes());
+    let b = JsonReaderBuilder::new();
+    let from_file = b.infer_schema(f.path()).unwrap();
+    let (from_stream, _) = b.infer_and_replay(stream(doc.as_bytes())).unwrap();
+    for (how, inferred) in [("file", &from_file), ("stream", &from_stream)] {
+        let s = &inferred.schema;
+        assert!(s.field_with_name("k59999").is_ok(), "{how}");
+        assert!(s.field_with_name("last").is_ok(), "{how}");
+        assert!(s.field_with_name("other").is_ok(), "{how}");
+        assert_eq!(inferred.shape.start(), 1, "{how}");
+    }
+}

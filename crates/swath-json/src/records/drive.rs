@@ -78,7 +78,11 @@ fn too_far(want: &Records, head: &[u8], window: usize) -> Result<Shape, Error> {
         Records::Auto => Ok(big(head)),
         _ => Err(Error::Line {
             path: None,
-            pos: Position::new(head.len() as u64, 0, 0),
+            pos: Position::new(
+                head.len() as u64,
+                1 + memchr::memchr_iter(b'\n', head).count() as u64,
+                0,
+            ),
             field: None,
             reason: format!(
                 "the records' array ({want}) is not within the first {window} bytes \

@@ -154,21 +154,21 @@ impl Framer {
     pub fn run(&mut self, bytes: &[u8], owned_end: usize, spans: &mut Vec<Span>) -> Stop {
         let len = bytes.len();
         let mut pos = self.pos;
-        // Bytes before this are read one at a time (a block that may end
-        // the record).
-        let mut slow_until = 0;
         let stop = 'scan: loop {
             if pos >= len {
                 break Stop::More;
             }
             if let Some(kernel) = self.kernel {
-                if self.depth > 0 && pos >= slow_until && pos + BLOCK <= len {
+                if self.depth > 0 && pos + BLOCK <= len {
                     let block: &[u8; BLOCK] = bytes[pos..pos + BLOCK].try_into().expect("64 bytes");
-                    if self.skip_block(kernel, block) {
-                        pos += BLOCK;
-                        continue;
+                    match self.skip_block(kernel, block) {
+                        None => pos += BLOCK,
+                        Some(i) => {
+                            pos += i + 1;
+                            self.end_record(pos, spans);
+                        }
                     }
-                    slow_until = pos + BLOCK;
+                    continue;
                 }
             }
             if self.esc {
@@ -307,12 +307,12 @@ impl Framer {
         stop
     }
 
-    /// Cross a whole block inside a record when it cannot end the record
-    /// (its closing brackets outside strings are fewer than the depth):
-    /// the state after it from its masks, as `chain.rs` reads a block.
-    /// False, and nothing changed, when it might.
+    /// Cross a block inside a record from its masks (as `chain.rs` reads
+    /// a block): `None` when the record goes on past it, the state then
+    /// the state after it; `Some(i)` when the record ends at its byte `i`
+    /// (a closing bracket), the state then the state after that byte.
     #[inline]
-    fn skip_block(&mut self, kernel: Kernel, block: &[u8; BLOCK]) -> bool {
+    fn skip_block(&mut self, kernel: Kernel, block: &[u8; BLOCK]) -> Option<usize> {
         let m = kernel.masks(block, &NEEDLES);
         let [quote, backslash, brace, bracket, brace_end, bracket_end, newline] = m;
         let mut esc = self.esc;
@@ -322,16 +322,42 @@ impl Framer {
             inside = !inside;
         }
         let outside = !inside & !escaped;
-        let close = (brace_end | bracket_end) & outside;
-        if i64::from(self.depth) - i64::from(close.count_ones()) <= 0 {
-            return false;
-        }
         let open = (brace | bracket) & outside;
-        self.depth = self.depth + open.count_ones() - close.count_ones();
+        let close = (brace_end | bracket_end) & outside;
+        if self.depth > close.count_ones() {
+            self.depth = self.depth + open.count_ones() - close.count_ones();
+            self.in_str = inside >> 63 == 1;
+            self.esc = esc;
+            self.nl += u64::from(newline.count_ones());
+            return None;
+        }
+        // The depth may reach 0 here: bracket by bracket.
+        let mut depth = self.depth;
+        let mut bits = open | close;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if open >> i & 1 == 1 {
+                depth += 1;
+                continue;
+            }
+            depth -= 1;
+            if depth == 0 {
+                // A closing bracket outside a string, not escaped: after
+                // it, outside a string and not escaping.
+                let upto = if i == 63 { !0 } else { (2u64 << i) - 1 };
+                self.depth = 0;
+                self.in_str = false;
+                self.esc = false;
+                self.nl += u64::from((newline & upto).count_ones());
+                return Some(i);
+            }
+        }
+        self.depth = depth;
         self.in_str = inside >> 63 == 1;
         self.esc = esc;
         self.nl += u64::from(newline.count_ones());
-        true
+        None
     }
 
     /// The input ended at `len`: a record still open is handed out as it
