@@ -215,6 +215,10 @@ fn bad_documents_fail_at_the_same_place_every_way() {
         ("{\n \"a\": 1\n}\n}", &auto, "record 2 (line 4, byte 12): a closing bracket that closes nothing"),
         ("{\"a\":1},{\"a\":2}", &Records::Values, "record 2 (line 1, byte 7): a ',' between records (outside an array, records follow one another)"),
     ];
+    // Nothing after the array's `[` (found by the fuzzer: no range to
+    // read, and the parallel count said 0).
+    let got = error_everywhere(b"[", &auto);
+    assert_eq!(got, "record 1 (line 1, byte 1): the input ends before the records array's ']'");
     for (doc, asked, want) in cases {
         let got = error_everywhere(doc.as_bytes(), asked);
         assert_eq!(&got, want, "{doc:?}");

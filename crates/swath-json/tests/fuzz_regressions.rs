@@ -88,6 +88,9 @@ fn json_documents_kept_inputs_and_generated_documents_pass() {
         "[ 12, {\"a\":3} ]",
         "  [\n]\n",
         "[{\"a\":1}] tail",
+        "[",
+        "{\"Records\":[",
+        "\u{feff}[ ",
     ] {
         for knob in 0u8..=255 {
             let mut input = vec![knob];

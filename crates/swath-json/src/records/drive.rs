@@ -246,6 +246,21 @@ where
                 == 1
             && b[0] == b'\n'
     };
+    if span == 0 {
+        // Nothing after the records' start (`[` and the end): no range to
+        // read, and an array not closed.
+        let out = work(&mut Lines::framed(&[], start, &[], u64::from(!last_is_newline)));
+        if !consume(out, head_lines)? {
+            return Ok(());
+        }
+        let expect = if mode == Mode::Array { Expect::First } else { Expect::After };
+        if let Some(Stop::Bad { reason, .. }) = Framer::new(mode, expect).finish(0, &mut Vec::new())
+        {
+            let pos = Position::new(len, head_lines + 1, 1);
+            return Err(fail(Error::Line { path: None, pos, field: None, reason: reason.into() }));
+        }
+        return Ok(());
+    }
     // Pass 1: every range's summary, on every core.
     let sums: Vec<Summary> = swath::Parallel::new()
         .threads(cut.threads)
