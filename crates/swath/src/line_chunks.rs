@@ -82,9 +82,11 @@ impl<'a> Lines<'a> {
         Lines { bytes, offset, at, count: 0, max_line, too_long: None, framed: None }
     }
 
-    /// The records `spans` of `bytes` (whose first byte is at `offset`, a
-    /// line start), handed out as lines are: for a format whose records are
-    /// not lines. `lines` is the chunk's count of lines.
+    /// The records `spans` of `bytes` (whose first byte is at `offset`),
+    /// handed out as lines are: for a format whose records are not lines
+    /// (JSON documents). Each record's `index` is the newlines before it in
+    /// `bytes`, to add to the caller's lines before the chunk; `lines` is
+    /// the chunk's count of lines, for [`Lines::handed_out`].
     pub fn framed(bytes: &'a [u8], offset: u64, spans: &'a [Span], lines: u64) -> Lines<'a> {
         Lines {
             bytes,
