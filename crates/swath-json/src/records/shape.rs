@@ -272,8 +272,12 @@ pub(crate) fn big(head: &[u8]) -> Shape {
     loop {
         let Ok(k) = c.key() else { return fallback };
         let key = key_text(k.raw, k.escaped);
-        let is_array = c.peek() == Some(b'[');
         let start = c.at() + 1;
+        let is_array = c.peek() == Some(b'[') && {
+            let mut first = c.clone();
+            first.bump();
+            first.peek() == Some(b'{')
+        };
         match c.skip_value(1) {
             Ok(()) => {}
             Err(e) if near_end(e, head) && is_array => {
@@ -297,6 +301,13 @@ fn sole_array_member(head: &[u8], first: usize) -> Option<(String, usize)> {
         return None;
     }
     let start = c.at() + 1;
+    // Its elements are objects (a record that holds one list of lists or
+    // numbers stays one record).
+    let mut first = c.clone();
+    first.bump();
+    if first.peek() != Some(b'{') {
+        return None;
+    }
     c.skip_value(1).ok()?;
     if c.next_member().ok()? {
         return None;
@@ -337,6 +348,8 @@ mod tests {
             auto("{\"Records\":[{\"a\":1}]}"),
             Shape::Array { path: vec!["Records".into()], start: 12 }
         );
+        // A record whose one member holds lists, not objects, is one record.
+        assert_eq!(auto("{\"o\":[[1]]}\n"), Shape::Lines);
         // An object with an array among other members is one record.
         assert_eq!(auto("{\"n\":1,\"xs\":[{\"a\":1}]}"), Shape::Lines);
         assert_eq!(auto("{\n \"a\": 1\n}\n{\"a\": 2}"), Shape::Values { start: 0 });
