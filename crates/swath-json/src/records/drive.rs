@@ -14,7 +14,7 @@ use swath::range::{nth_range, read_full_at, read_range_exact};
 use swath::{Buffer, Position, ReadAt, Source};
 
 use super::chain::{chain, summarize, Summary};
-use super::frame::{is_scalar_byte, Expect, Framer, Mode, Stop};
+use super::frame::{Framer, Mode, Stop};
 use super::shape::{big, check_after, find, NotYet, Records, Shape};
 use crate::error::Error;
 
@@ -246,21 +246,6 @@ where
                 == 1
             && b[0] == b'\n'
     };
-    if span == 0 {
-        // Nothing after the records' start (`[` and the end): no range to
-        // read, and an array not closed.
-        let out = work(&mut Lines::framed(&[], start, &[], u64::from(!last_is_newline)));
-        if !consume(out, head_lines)? {
-            return Ok(());
-        }
-        let expect = if mode == Mode::Array { Expect::First } else { Expect::After };
-        if let Some(Stop::Bad { reason, .. }) = Framer::new(mode, expect).finish(0, &mut Vec::new())
-        {
-            let pos = Position::new(len, head_lines + 1, 1);
-            return Err(fail(Error::Line { path: None, pos, field: None, reason: reason.into() }));
-        }
-        return Ok(());
-    }
     // Pass 1: every range's summary, on every core.
     let sums: Vec<Summary> = swath::Parallel::new()
         .threads(cut.threads)
@@ -273,6 +258,9 @@ where
             Ok::<_, swath::Error>(summarize(buf, esc))
         })
         .map_err(|e| fail(e.into()))?;
+    // At least one range, empty when nothing follows the records' start
+    // (`[` and the end: it frames nothing and finds the array not closed).
+    let sums = if sums.is_empty() { vec![Summary::default()] } else { sums };
     let (starts, _) = chain(&sums);
     let tasks = starts.len();
     // Newlines from each range's start to the input's end, for the last.
@@ -292,19 +280,7 @@ where
             let r = nominal(i);
             let st = starts[i];
             let (esc, prev) = look_back(file, start, r.start)?;
-            let mut framer = if i == 0 {
-                let expect = if mode == Mode::Array { Expect::First } else { Expect::After };
-                Framer::resume(mode, false, esc, 0, expect, false)
-            } else {
-                let (expect, scalar) = match prev {
-                    Some((b',', _)) => (Expect::Record, false),
-                    // Only whitespace since the array's `[`.
-                    None => (Expect::First, false),
-                    Some((b, true)) if is_scalar_byte(b) => (Expect::After, true),
-                    _ => (Expect::After, false),
-                };
-                Framer::resume(mode, st.in_str, esc, st.depth, expect, scalar)
-            };
+            let mut framer = Framer::at_range(mode, st.in_str, esc, st.depth, prev);
             let mut buf = spares.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
             let owned = (r.end - r.start) as usize;
             buf.resize(owned, 0);
@@ -495,8 +471,7 @@ where
     let start = shape.start() as usize;
     let mut lines_before = memchr::memchr_iter(b'\n', &buf.data()[..start]).count() as u64;
     buf.consume(start);
-    let expect = if mode == Mode::Array { Expect::First } else { Expect::After };
-    let mut framer = Framer::new(mode, expect);
+    let mut framer = Framer::at_start(mode);
     let mut records_before = 0u64;
     let mut spans = Vec::new();
     // The last byte read is not a newline: the input's last line is open.
@@ -602,8 +577,7 @@ where
 pub(crate) fn spans_in(shape: &Shape, bytes: &[u8], eof: bool) -> Vec<swath::line_chunks::Span> {
     let (mode, _) = mode_of(shape);
     let start = (shape.start() as usize).min(bytes.len());
-    let expect = if mode == Mode::Array { Expect::First } else { Expect::After };
-    let mut framer = Framer::new(mode, expect);
+    let mut framer = Framer::at_start(mode);
     let mut spans = Vec::new();
     let stop = framer.run(&bytes[start..], usize::MAX, &mut spans);
     if eof && stop == Stop::More {

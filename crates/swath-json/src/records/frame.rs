@@ -105,19 +105,34 @@ impl Framer {
         self
     }
 
-    /// A framer at a range's start, from the chain's state there: inside
-    /// a string, escaped, at `depth` (inside another range's record when
-    /// either of the first and third holds); between records (depth 0,
-    /// outside a string) it expects `expect`, or is inside another range's
-    /// number or literal (`scalar`).
-    pub fn resume(
+    /// A framer at the records' start, before the first record (the
+    /// expectation matters only in an array: a stream of values takes any
+    /// value).
+    pub fn at_start(mode: Mode) -> Framer {
+        Framer::new(mode, Expect::First)
+    }
+
+    /// A framer at a range's start, from the chain's state there (inside a
+    /// string, at `depth`: inside another range's record when either
+    /// holds), whether its first byte is escaped, and the last byte before
+    /// it that is not whitespace, with whether it is right before it
+    /// (`prev`, `None` back to the records' start): between records that
+    /// byte says what may come next, or that the range starts inside
+    /// another range's number or literal.
+    pub fn at_range(
         mode: Mode,
         in_str: bool,
         esc: bool,
         depth: u32,
-        expect: Expect,
-        scalar: bool,
+        prev: Option<(u8, bool)>,
     ) -> Framer {
+        let (expect, scalar) = match prev {
+            Some((b',', _)) => (Expect::Record, false),
+            // Only whitespace since the records' start.
+            None => (Expect::First, false),
+            Some((b, true)) if is_scalar_byte(b) => (Expect::After, true),
+            _ => (Expect::After, false),
+        };
         let mut f = Framer::new(mode, expect);
         f.in_str = in_str;
         f.esc = esc;
@@ -423,7 +438,7 @@ static CLASS: [u8; 256] = {
 
 /// A byte that can be part of a number or literal (or a stray byte the
 /// decoder refuses): none of whitespace, quotes, brackets and commas.
-pub(crate) fn is_scalar_byte(b: u8) -> bool {
+fn is_scalar_byte(b: u8) -> bool {
     !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'{' | b'}' | b'[' | b']' | b',')
 }
 
@@ -480,8 +495,8 @@ mod tests {
             for mode in [Mode::Array, Mode::Values] {
                 let bytes = if mode == Mode::Array { doc.as_bytes() } else { &doc.as_bytes()[1..] };
                 for piece in [1, 13, 64, 65, 200, 10_000] {
-                    let fast = frame(Framer::new(mode, Expect::First), bytes, piece);
-                    let slow = frame(Framer::new(mode, Expect::First).bytewise(), bytes, piece);
+                    let fast = frame(Framer::at_start(mode), bytes, piece);
+                    let slow = frame(Framer::at_start(mode).bytewise(), bytes, piece);
                     assert_eq!(fast, slow, "{doc:?} in pieces of {piece}");
                 }
             }

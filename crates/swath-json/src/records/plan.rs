@@ -10,7 +10,7 @@ use swath::ReadAt;
 
 use super::chain::{chain, Scan, Summary};
 use super::drive::{look_back, mode_of};
-use super::frame::{is_scalar_byte, Expect, Framer, Stop};
+use super::frame::{Framer, Stop};
 use super::shape::Shape;
 use crate::error::Error;
 
@@ -60,13 +60,7 @@ pub fn record_ranges(
     for (k, st) in starts.iter().enumerate().skip(1) {
         let at = cuts[k];
         let (esc, prev) = look_back(file, start, at)?;
-        let (expect, scalar) = match prev {
-            Some((b',', _)) => (Expect::Record, false),
-            None => (Expect::First, false),
-            Some((b, true)) if is_scalar_byte(b) => (Expect::After, true),
-            _ => (Expect::After, false),
-        };
-        let mut framer = Framer::resume(mode, st.in_str, esc, st.depth, expect, scalar);
+        let mut framer = Framer::at_range(mode, st.in_str, esc, st.depth, prev);
         let mut buf = Vec::new();
         let mut spans = Vec::new();
         let mut next = at;

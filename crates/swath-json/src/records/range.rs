@@ -10,7 +10,7 @@ use swath::range::read_range_exact;
 use swath::{Position, ReadAt};
 
 use super::drive::{mode_of, over_limit};
-use super::frame::{Expect, Framer, Mode, Stop};
+use super::frame::{Expect, Framer, Stop};
 use super::shape::{check_after, Shape};
 use crate::error::Error;
 
@@ -67,10 +67,12 @@ impl DocRange {
     ) -> DocRange {
         let region = shape.start();
         let (mode, _) = mode_of(&shape);
-        let (from, expect) = if range.start <= region {
-            (region, if mode == Mode::Array { Expect::First } else { Expect::After })
+        // The first range starts before the first record; any other at a
+        // record, after the `,` before it.
+        let (from, framer) = if range.start <= region {
+            (region, Framer::at_start(mode))
         } else {
-            (range.start, Expect::Record)
+            (range.start, Framer::new(mode, Expect::Record))
         };
         let from = from.min(len);
         DocRange {
@@ -81,7 +83,7 @@ impl DocRange {
             base: from,
             next: from,
             buf: Vec::new(),
-            framer: Framer::new(mode, expect),
+            framer,
             chunk: chunk.max(1),
             max_line,
             done: from >= range.end.min(len) && range.start > region,
@@ -239,8 +241,7 @@ pub fn locate(
     let mut head = vec![0u8; region as usize];
     read_range_exact(file, 0..region, &mut head).map_err(Error::from)?;
     let mut lines = memchr::memchr_iter(b'\n', &head[..(at.min(region)) as usize]).count() as u64;
-    let expect = if mode == Mode::Array { Expect::First } else { Expect::After };
-    let mut framer = Framer::new(mode, expect);
+    let mut framer = Framer::at_start(mode);
     let mut buf = Vec::new();
     let mut spans = Vec::new();
     let mut records = 0u64;
