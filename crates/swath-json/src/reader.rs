@@ -124,7 +124,7 @@ impl JsonReaderBuilder {
             (Some(file), Some(len)) => {
                 crate::records::shape_of(file, len, &self.records, self.cut.max_line)
                     .map(Some)
-                    .map_err(|e| with_path(e, src.path()))
+                    .map_err(|e| crate::records::named(src.path(), e))
             }
             _ => Ok(None),
         }
@@ -302,7 +302,7 @@ impl JsonReaderBuilder {
                 if let (Some(file), Some(len)) = (src.ranged_source(), src.len()) {
                     let shape =
                         crate::records::shape_of(file, len, &self.records, self.cut.max_line)
-                            .map_err(|e| with_path(e, path.as_deref()))?;
+                            .map_err(|e| crate::records::named(path.as_deref(), e))?;
                     if shape == Shape::Lines {
                         sample_ranged(
                             file,
@@ -328,16 +328,10 @@ impl JsonReaderBuilder {
                     while (seen < head || head_bytes.len() < crate::records::DETECT_WINDOW)
                         && head_bytes.len() < cap
                     {
-                        let n = match src.read(&mut buf) {
-                            Ok(n) => n,
-                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                            Err(e) => return Err(Error::Read(swath::Error::from(e))),
-                        };
-                        if n == 0 {
+                        if !read_more(src, &mut buf, &mut head_bytes)? {
                             eof = true;
                             break;
                         }
-                        head_bytes.extend_from_slice(&buf[..n]);
                         seen = head_bytes.iter().filter(|&&b| b == b'\n').count();
                     }
                     let shape = crate::records::shape_in_head(&self.records, &head_bytes, eof);
@@ -352,16 +346,10 @@ impl JsonReaderBuilder {
                         }
                         let target = (head_bytes.len() * 2).min(cap);
                         while head_bytes.len() < target {
-                            let n = match src.read(&mut buf) {
-                                Ok(n) => n,
-                                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                                Err(e) => return Err(Error::Read(swath::Error::from(e))),
-                            };
-                            if n == 0 {
+                            if !read_more(src, &mut buf, &mut head_bytes)? {
                                 eof = true;
                                 break;
                             }
-                            head_bytes.extend_from_slice(&buf[..n]);
                         }
                     }
                     if shape == Shape::Lines {
@@ -445,7 +433,7 @@ impl JsonReaderBuilder {
         Decoder::new(schema.clone())?;
         let end = range.end.min(len);
         let shape = crate::records::shape_of(&*file, len, &self.records, self.cut.max_line)
-            .map_err(|e| with_path(e, name.as_deref()))?;
+            .map_err(|e| crate::records::named(name.as_deref(), e))?;
         let doc = (shape != Shape::Lines).then(|| {
             let chunk = usize::try_from(self.cut.chunk).unwrap_or(usize::MAX).min(1 << 30);
             let rdr = crate::records::DocRange::new(
@@ -621,16 +609,22 @@ impl JsonReaderBuilder {
     }
 }
 
-/// A compressed regular file: read by a stream, but it can be opened again.
-fn with_path(e: Error, path: Option<&std::path::Path>) -> Error {
-    match (e, path) {
-        (Error::Line { path: None, pos, field, reason }, Some(p)) => {
-            Error::Line { path: Some(p.to_path_buf()), pos, field, reason }
+/// Append one read of `src` (through `piece`) to `head`; false at its end.
+fn read_more(src: &mut Source, piece: &mut [u8], head: &mut Vec<u8>) -> Result<bool> {
+    loop {
+        match src.read(piece) {
+            Ok(0) => return Ok(false),
+            Ok(n) => {
+                head.extend_from_slice(&piece[..n]);
+                return Ok(true);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::Read(swath::Error::from(e))),
         }
-        (e, _) => e,
     }
 }
 
+/// A compressed regular file: read by a stream, but it can be opened again.
 fn reopenable(src: &Source) -> bool {
     src.path().is_some_and(|p| p != std::path::Path::new("-") && p.is_file())
 }

@@ -161,19 +161,7 @@ where
     W: Fn(&mut Lines<'_>) -> T + Sync,
     C: FnMut(T, u64) -> std::result::Result<bool, E>,
 {
-    let path = src.path().map(|p| p.to_path_buf());
-    let named = |e: Error| match &path {
-        Some(p) if e.path().is_none() => E::from(e.with_path(p)),
-        _ => E::from(e),
-    };
-    // A ranged input is read by ranges even on one thread: its cursor
-    // never moves, so the next pass (inference, then decoding) reads it
-    // from the start again. (Read through its cursor, JSON's `--infer full
-    // -t 1` decoded nothing: the inference had left the cursor at the end.)
-    match (src.ranged_source(), src.len()) {
-        (Some(file), Some(len)) => ranged(file, len, cut, &work, consume, named),
-        _ => streamed(src, None, cut, &work, consume, named),
-    }
+    drive(src, None, cut, work, consume)
 }
 
 /// [`for_each_chunk`] for a stream whose first bytes were read already
@@ -196,12 +184,36 @@ where
     W: Fn(&mut Lines<'_>) -> T + Sync,
     C: FnMut(T, u64) -> std::result::Result<bool, E>,
 {
+    drive(src, Some(head), cut, work, consume)
+}
+
+fn drive<T, E, W, C>(
+    src: &mut Source,
+    head: Option<Buffer>,
+    cut: Cutting,
+    work: W,
+    consume: C,
+) -> std::result::Result<(), E>
+where
+    T: Send,
+    E: From<Error>,
+    W: Fn(&mut Lines<'_>) -> T + Sync,
+    C: FnMut(T, u64) -> std::result::Result<bool, E>,
+{
     let path = src.path().map(|p| p.to_path_buf());
     let named = |e: Error| match &path {
         Some(p) if e.path().is_none() => E::from(e.with_path(p)),
         _ => E::from(e),
     };
-    streamed(src, Some(head), cut, &work, consume, named)
+    // A ranged input is read by ranges even on one thread: its cursor
+    // never moves, so the next pass (inference, then decoding) reads it
+    // from the start again. (Read through its cursor, JSON's `--infer full
+    // -t 1` decoded nothing: the inference had left the cursor at the end.)
+    // A stream's bytes already read go first.
+    match (src.ranged_source(), src.len(), head) {
+        (Some(file), Some(len), None) => ranged(file, len, cut, &work, consume, named),
+        (_, _, head) => streamed(src, head, cut, &work, consume, named),
+    }
 }
 
 fn too_long(max_line: usize, byte: u64, line: u64) -> Error {
@@ -232,8 +244,7 @@ where
     loop {
         // Fill to a chunk, then on to the next newline.
         while !eof && (buf.len() < chunk || memchr::memrchr(b'\n', buf.data()).is_none()) {
-            let at = buf.offset() + buf.len() as u64;
-            let n = read_some(src, &mut buf, at).map_err(&named)?;
+            let n = fill(src, &mut buf).map_err(&named)?;
             eof = n == 0;
             let data = buf.data();
             let tail_start = memchr::memrchr(b'\n', data).map_or(0, |i| i + 1);
@@ -274,8 +285,15 @@ where
     }
 }
 
-/// One read of `src` into the buffer's free room (it makes room first).
-fn read_some(src: &mut Source, buf: &mut Buffer, at: u64) -> Result<usize> {
+/// One read of `src` into `buf`'s free room (it makes room first): the
+/// bytes read, 0 at the end. A decompressor's error comes back as its own
+/// (with its position); any other names the offset the read started at.
+///
+/// # Errors
+///
+/// The source's; a full buffer at its maximum.
+pub fn fill(src: &mut Source, buf: &mut Buffer) -> Result<usize> {
+    let at = buf.offset() + buf.len() as u64;
     match buf.fill(src) {
         Ok(n) => Ok(n),
         Err(e) => {

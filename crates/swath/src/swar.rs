@@ -1,6 +1,8 @@
 //! SIMD within a register: eight bytes as one `u64`, the word helpers the
 //! CSV classifier's tails, typed parsing, the writer's quoting check and
-//! the CLI's JSON check share.
+//! the CLI's JSON check share; and the prefix XOR that turns a 64-byte
+//! block's quote mask into its in-string mask (CSV's quote parity, JSON's
+//! parity-and-depth chain).
 //!
 //! The tricks are exact per byte: `(y & LOW7) + LOW7` never carries from
 //! one byte into the next, so a flag in byte `i` says something about byte
@@ -14,6 +16,24 @@
 //! let not_comma = nonzero_bytes(w ^ splat(b','));
 //! assert_eq!((!not_comma & HIGH).count_ones(), 3);
 //! ```
+
+/// Bit `i` of the result is the XOR of bits `0..=i` of `x`: with `x` a
+/// block's quote mask, the bytes an odd number of quotes open.
+///
+/// ```
+/// // Quotes at bytes 1 and 4: bytes 1 to 3 are inside.
+/// assert_eq!(swath::swar::prefix_xor(0b1_0010), 0b0_1110);
+/// ```
+#[inline(always)]
+pub fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
 
 /// Every byte 0x01.
 pub const LO: u64 = 0x0101_0101_0101_0101;

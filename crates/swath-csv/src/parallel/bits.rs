@@ -4,17 +4,8 @@
 //! of quote bytes come before it (and it), counting from a point known to
 //! be outside: the prefix XOR of the quote mask.
 
-/// Bit `i` of the result is the XOR of bits `0..=i` of `x`.
-#[inline(always)]
-pub(crate) fn prefix_xor(mut x: u64) -> u64 {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    x
-}
+/// Bit `i` of the result is the XOR of bits `0..=i` of `x` (the core's).
+pub(crate) use swath::swar::prefix_xor;
 
 /// [`prefix_xor`] as one carry-less multiplication by all ones.
 ///

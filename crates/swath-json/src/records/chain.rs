@@ -15,6 +15,7 @@
 //! whose depth falls below 0 holds the array's `]`, and no later range
 //! holds records.
 
+use swath::swar::prefix_xor;
 use swath_csv::classify::{Classify, Kernel, BLOCK};
 
 /// One range's scan, for both starting states.
@@ -199,18 +200,6 @@ pub(crate) fn escaped_bits(backslash: u64, prev: &mut bool) -> u64 {
 fn ends_escaping(backslash: u64, escaped: u64, n: usize) -> bool {
     let last = 1u64 << (n - 1);
     backslash & last != 0 && escaped & last == 0
-}
-
-/// Bit `i`: an odd number of bits set at or below `i`.
-#[inline]
-pub(crate) fn prefix_xor(mut x: u64) -> u64 {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    x
 }
 
 /// Where a range starts, as the chain found it.

@@ -102,10 +102,11 @@ fn not_found(e: NotYet, head: &[u8]) -> Error {
     Error::Line { path: None, pos: Position::new(at as u64, line, 0), field: None, reason }
 }
 
-fn named(path: &Option<std::path::PathBuf>, e: Error) -> Error {
+/// `e` with the input's name, when it has none yet.
+pub(crate) fn named(path: Option<&std::path::Path>, e: Error) -> Error {
     match e {
         Error::Line { path: None, pos, field, reason } => {
-            Error::Line { path: path.clone(), pos, field, reason }
+            Error::Line { path: path.map(|p| p.to_path_buf()), pos, field, reason }
         }
         Error::Read(r) if r.path().is_none() => match path {
             Some(p) => Error::Read(r.with_path(p)),
@@ -142,7 +143,8 @@ where
     let path = src.path().map(|p| p.to_path_buf());
     match (src.ranged_source(), src.len()) {
         (Some(file), Some(len)) => {
-            let shape = shape_of(file, len, want, cut.max_line).map_err(|e| named(&path, e))?;
+            let shape =
+                shape_of(file, len, want, cut.max_line).map_err(|e| named(path.as_deref(), e))?;
             match &shape {
                 Shape::Lines => {
                     swath::line_chunks::for_each_chunk::<T, E, W, C>(src, cut, work, consume)?
@@ -233,7 +235,7 @@ where
         let r = nth_range(span, cut.chunk, i);
         start + r.start..start + r.end
     };
-    let fail = |e: Error| E::from(named(path, e));
+    let fail = |e: Error| E::from(named(path.as_deref(), e));
     // The lines before the records.
     let mut head = vec![0u8; start as usize];
     read_range_exact(file, 0..start, &mut head).map_err(|e| fail(e.into()))?;
@@ -446,7 +448,7 @@ where
     W: Fn(&mut Lines<'_>) -> T + Sync,
     C: FnMut(T, u64) -> Result<bool, E>,
 {
-    let fail = |e: Error| E::from(named(path, e));
+    let fail = |e: Error| E::from(named(path.as_deref(), e));
     let chunk = usize::try_from(cut.chunk).unwrap_or(usize::MAX).clamp(1, 1 << 30);
     let mut buf = Buffer::with_capacity(chunk);
     buf.set_max_capacity(chunk.saturating_add(cut.max_line).saturating_add(64 * 1024));
@@ -594,18 +596,7 @@ fn nl_before(data: &[u8], at: usize) -> u64 {
     memchr::memchr_iter(b'\n', &data[..at.min(data.len())]).count() as u64
 }
 
-/// One read into the buffer's free room.
+/// One read into the buffer's free room ([`swath::line_chunks::fill`]).
 fn fill(src: &mut Source, buf: &mut Buffer) -> Result<usize, Error> {
-    let at = buf.offset() + buf.len() as u64;
-    buf.fill(src).map_err(|e| {
-        let err = match e.get_ref().is_some_and(|inner| inner.is::<swath::Error>()) {
-            true => match e.into_inner().map(|b| b.downcast::<swath::Error>()) {
-                Some(Ok(ours)) => *ours,
-                _ => swath::Error::from(std::io::Error::other("read failed")),
-            },
-            false => swath::Error::from(e),
-        };
-        let err = if err.position().is_none() { err.at(Position::new(at, 0, 0)) } else { err };
-        Error::Read(err)
-    })
+    swath::line_chunks::fill(src, buf).map_err(Error::Read)
 }

@@ -20,7 +20,9 @@
 use swath::line_chunks::Span;
 use swath_csv::classify::{Classify, Kernel, BLOCK};
 
-use super::chain::{escaped_bits, prefix_xor, NEEDLES};
+use swath::swar::prefix_xor;
+
+use super::chain::{escaped_bits, NEEDLES};
 
 /// Records in an array (separated by `,`, closed by `]`) or one value
 /// after another.
