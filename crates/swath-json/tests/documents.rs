@@ -11,7 +11,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use serde_json::{json, Value};
 use swath::Source;
-use swath_json::{Infer, JsonReaderBuilder, Records};
+use swath_json::{Infer, JsonReaderBuilder, Records, Shape};
 
 fn temp(bytes: &[u8]) -> tempfile::NamedTempFile {
     let mut f = tempfile::NamedTempFile::new().unwrap();
@@ -287,4 +287,34 @@ fn a_first_record_longer_than_the_window_is_read_whole_for_inference() {
         assert!(s.field_with_name("other").is_ok(), "{how}");
         assert_eq!(inferred.shape.start(), 1, "{how}");
     }
+}
+
+#[test]
+fn a_wrapper_longer_than_the_window_written_with_spaces_is_found() {
+    // CloudTrail's `{"Records": [...]}` as Python's json.dumps writes it
+    // (a space after each colon and comma), longer than the 1 MiB window:
+    // auto-detection names the array and its first byte after the space.
+    let recs = records(11, 16_000);
+    let body: Vec<String> = recs.iter().map(|r| serde_json::to_string(r).unwrap()).collect();
+    let doc = format!("{{\"Records\": [{}]}}", body.join(", "));
+    assert!(doc.len() > 1 << 20, "{} bytes", doc.len());
+    let lines = twin_lines(&recs);
+    let mut full = JsonReaderBuilder::new();
+    full.infer(Infer::Full).records(Records::Lines);
+    let twin_file = temp(&lines);
+    let schema = full.infer_schema(twin_file.path()).unwrap().schema;
+    let want = read(&full, Source::open(twin_file.path()).unwrap(), &schema).unwrap();
+    let f = temp(doc.as_bytes());
+    for threads in [1, 2] {
+        let mut b = JsonReaderBuilder::new();
+        b.threads(threads);
+        assert_eq!(
+            b.shape(&Source::open(f.path()).unwrap()).unwrap(),
+            Some(Shape::Array { path: vec!["Records".into()], start: 13 })
+        );
+        assert_eq!(read(&b, Source::open(f.path()).unwrap(), &schema).unwrap(), want, "{threads}");
+        assert_eq!(b.count(&mut Source::open(f.path()).unwrap()).unwrap().records, 16_000);
+    }
+    let b = JsonReaderBuilder::new();
+    assert_eq!(read(&b, stream(doc.as_bytes()), &schema).unwrap(), want, "a stream");
 }

@@ -60,7 +60,9 @@ pub fn shape_of(
 pub(crate) fn shape_in_head(want: &Records, head: &[u8], eof: bool) -> Shape {
     match find(want, head, eof) {
         Ok(shape) => shape,
-        Err(NotYet::More) if *want == Records::Auto && head.len() >= DETECT_WINDOW => big(head),
+        Err(NotYet::More) if *want == Records::Auto && head.len() >= DETECT_WINDOW => {
+            big(&head[..DETECT_WINDOW])
+        }
         Err(_) => Shape::Lines,
     }
 }
@@ -72,10 +74,12 @@ fn window(want: &Records, max_line: usize) -> usize {
     }
 }
 
-/// The window was read and the answer lies past it.
+/// The window was read and the answer lies past it. A stream's buffer
+/// can hold more than the window (the whole document, but not yet its
+/// end): the answer is the window's, as a file's is.
 fn too_far(want: &Records, head: &[u8], window: usize) -> Result<Shape, Error> {
     match want {
-        Records::Auto => Ok(big(head)),
+        Records::Auto => Ok(big(&head[..window.min(head.len())])),
         _ => Err(Error::Line {
             path: None,
             pos: Position::new(

@@ -272,12 +272,14 @@ pub(crate) fn big(head: &[u8]) -> Shape {
     loop {
         let Ok(k) = c.key() else { return fallback };
         let key = key_text(k.raw, k.escaped);
-        let start = c.at() + 1;
+        // `peek` steps over the whitespace before the value: the array's
+        // first byte is known only after it.
         let is_array = c.peek() == Some(b'[') && {
             let mut first = c.clone();
             first.bump();
             first.peek() == Some(b'{')
         };
+        let start = c.at() + 1;
         match c.skip_value(1) {
             Ok(()) => {}
             Err(e) if near_end(e, head) && is_array => {
@@ -362,6 +364,15 @@ mod tests {
             Shape::Array { path: vec!["features".into()], start: 24 }
         );
         assert_eq!(big(b"{\"type\":\"F\",\"s\":\"xxxxx"), Shape::Lines);
+        // Spaces before the array (Python's json.dumps): the start is after `[`.
+        assert_eq!(
+            big(b"{\"Records\": [{\"a\": 1}, {\"a\""),
+            Shape::Array { path: vec!["Records".into()], start: 13 }
+        );
+        assert_eq!(
+            auto("{\"Records\":  [{\"a\": 1}]}"),
+            Shape::Array { path: vec!["Records".into()], start: 14 }
+        );
     }
 
     #[test]
