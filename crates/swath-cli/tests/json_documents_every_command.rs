@@ -43,6 +43,11 @@ fn args_of(cmd: &str) -> Vec<&'static str> {
         "to-parquet" => vec!["-o", "{out}/o.parquet"],
         "to-arrow" => vec!["-o", "{out}/o.arrow"],
         "to-csv" => vec!["-o", "{out}/o.csv"],
+        "index" => vec!["--index-file", "{out}/i.swathidx", "--interval", "2K", "--json"],
+        "slice" => vec!["--start", "1499", "--len", "3"],
+        "tail" => vec!["-n", "4"],
+        "sample" => vec!["-n", "5", "--seed", "7"],
+        "split" => vec!["-n", "3", "-o", "{out}", "--prefix", "p_"],
         _ => vec![],
     }
 }
@@ -58,6 +63,26 @@ fn records() -> Vec<Value> {
             r
         })
         .collect()
+}
+
+/// What of a run's stdout is the records' (an index's report says how
+/// many records; its bytes and checkpoints are the file's).
+fn records_part(cmd: &str, stdout: String) -> String {
+    match cmd {
+        "index" => match serde_json::from_str::<Value>(&stdout) {
+            Ok(v) => format!("records {}", v["records"]),
+            Err(_) => stdout,
+        },
+        _ => stdout,
+    }
+}
+
+/// The commands that start in the middle of their input: a compressed one
+/// cannot be read from any place, and they say so.
+fn refused_compressed(cmd: &str, code: i32, err: &str) -> bool {
+    matches!(cmd, "index" | "slice" | "tail" | "sample" | "split")
+        && code == 2
+        && err.contains("gzip-compressed input cannot be read from any place")
 }
 
 /// What a run printed and wrote (Parquet and Arrow files by their rows).
@@ -139,6 +164,10 @@ fn every_json_command_reads_documents_as_their_lines() {
             let body: Vec<&str> = want_out.lines().filter(|l| !l.starts_with('(')).collect();
             want_out = body.join("\n");
         }
+        want_out = records_part(cmd, want_out);
+        // The index is the file's, not the records'.
+        let want_files: BTreeMap<_, _> =
+            want_files.into_iter().filter(|(k, _)| !k.ends_with(".swathidx")).collect();
         for (name, bytes, asked) in &forms {
             let file = dir.path().join(name);
             std::fs::write(&file, bytes).unwrap();
@@ -158,6 +187,12 @@ fn every_json_command_reads_documents_as_their_lines() {
                     }
                     let body: Vec<&str> = stdout.lines().filter(|l| !l.starts_with('(')).collect();
                     stdout = body.join("\n");
+                }
+                stdout = records_part(cmd, stdout);
+                let files: BTreeMap<_, _> =
+                    files.into_iter().filter(|(k, _)| !k.ends_with(".swathidx")).collect();
+                if name.ends_with(".gz") && refused_compressed(cmd, code, &err) {
+                    continue;
                 }
                 if code != 0 || stdout != want_out || files != want_files {
                     failures.push(format!(

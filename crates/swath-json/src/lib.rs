@@ -54,6 +54,7 @@
 #![deny(missing_docs)]
 
 mod batches;
+pub mod checkpoints;
 pub mod decode;
 mod error;
 pub mod infer;

@@ -30,7 +30,7 @@ pub const DEFAULT_CHUNK: u64 = 4 << 20;
 /// How to read: threads, chunk, line limit, batch size, how to infer.
 #[derive(Clone, Debug)]
 pub struct JsonReaderBuilder {
-    cut: Cutting,
+    pub(crate) cut: Cutting,
     batch_size: usize,
     infer: Infer,
     records: Records,
@@ -631,7 +631,7 @@ fn reopenable(src: &Source) -> bool {
 
 /// A line of whitespace only: no record. (Stops at the first other byte,
 /// the `{` of every real line.)
-fn is_blank(line: &[u8]) -> bool {
+pub(crate) fn is_blank(line: &[u8]) -> bool {
     line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 

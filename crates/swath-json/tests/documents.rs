@@ -318,3 +318,60 @@ fn a_wrapper_longer_than_the_window_written_with_spaces_is_found() {
     let b = JsonReaderBuilder::new();
     assert_eq!(read(&b, stream(doc.as_bytes()), &schema).unwrap(), want, "a stream");
 }
+
+#[test]
+fn records_from_a_checkpoint_are_the_records_and_errors_name_their_place() {
+    // Checkpoints of one pass; reading from each gives the records from it
+    // on; a record broken after the plan was made (an index of a file that
+    // changed unseen) is the error `count` gives, line included.
+    let recs = records(3, 400);
+    let mut all = forms(&recs);
+    all.push(("lines".into(), twin_lines(&recs), Records::Lines));
+    for (name, bytes, asked) in all {
+        let f = temp(&bytes);
+        let mut b = JsonReaderBuilder::new();
+        b.records(asked.clone()).chunk_size(700).threads(2);
+        let plan = b.plan(&mut Source::open(f.path()).unwrap()).unwrap();
+        assert_eq!(plan.records, 400, "{name}");
+        assert!(plan.checkpoints.len() > 10, "{name}");
+        let file: std::sync::Arc<dyn swath::ReadAt> =
+            std::sync::Arc::new(std::fs::File::open(f.path()).unwrap());
+        let len = bytes.len() as u64;
+        for c in &plan.checkpoints {
+            let mut got = Vec::new();
+            b.records_from(file.clone(), len, &plan.shape, *c, None, |r| {
+                got.push((r.record, serde_json::from_slice::<Value>(r.bytes).unwrap()));
+                Ok(true)
+            })
+            .unwrap();
+            let want: Vec<(u64, Value)> =
+                (c.record..=400).map(|k| (k, recs[k as usize - 1].clone())).collect();
+            assert_eq!(got, want, "{name}: from {c:?}");
+        }
+        // Break the id of record 350 in place: `"id":349` -> `"id":34,`.
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let key = if text.contains("\"id\": 349") { "\"id\": 349" } else { "\"id\":349" };
+        let at = text.find(key).unwrap() + key.len() - 1;
+        let mut broken = bytes.clone();
+        broken[at] = b'}';
+        let bf = temp(&broken);
+        // Counted with the records where the plan found them (auto-detection
+        // of a broken wrapper may find lines instead).
+        let mut as_planned = b.clone();
+        as_planned.records(match &plan.shape {
+            Shape::Lines => Records::Lines,
+            Shape::Values { .. } => Records::Values,
+            Shape::Array { path, .. } => Records::Array(path.clone()),
+        });
+        let count =
+            as_planned.count(&mut Source::open(bf.path()).unwrap()).unwrap_err().to_string();
+        let file: std::sync::Arc<dyn swath::ReadAt> =
+            std::sync::Arc::new(std::fs::File::open(bf.path()).unwrap());
+        let c = plan.before(350);
+        let e = b
+            .records_from(file, len, &plan.shape, c, Some(bf.path()), |_| Ok(true))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, count, "{name}");
+    }
+}

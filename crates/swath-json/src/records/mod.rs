@@ -22,7 +22,7 @@ mod range;
 pub mod shape;
 
 pub use drive::{for_each_chunk, shape_of, DETECT_WINDOW};
-pub(crate) use drive::{named, shape_in_head, spans_in};
+pub(crate) use drive::{named, over_limit, shape_in_head, spans_in};
 pub use plan::record_ranges;
 pub use range::{locate, DocRange};
 pub(crate) use range::{position, position_after};

@@ -61,6 +61,7 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
     let kind = match field(&mut next, "kind")?.as_str() {
         "lines" => IndexKind::Lines,
         "csv" => IndexKind::Csv,
+        "json" => IndexKind::Json,
         other => return Err(bad(2, &format!("unknown kind {other:?}"))),
     };
     let len = number(&mut next, "file-len")?;

@@ -31,6 +31,9 @@ pub enum IndexKind {
     Lines,
     /// A CSV file: records may span lines (quoted newlines).
     Csv,
+    /// JSON: JSON lines, or the records of a document (a top-level
+    /// array, a wrapper's array, objects one after another).
+    Json,
 }
 
 impl IndexKind {
@@ -39,6 +42,7 @@ impl IndexKind {
         match self {
             IndexKind::Lines => "lines",
             IndexKind::Csv => "csv",
+            IndexKind::Json => "json",
         }
     }
 }
@@ -59,7 +63,7 @@ pub struct Checkpoint {
 /// A checkpoint index of one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Index {
-    /// Lines or CSV.
+    /// Lines, CSV or JSON.
     pub kind: IndexKind,
     /// The file it was built from.
     pub identity: FileIdentity,

@@ -10,6 +10,8 @@ use swath_csv::{QuoteStyle, Reader, ReaderBuilder, WriterBuilder};
 
 use crate::args::DialectArgs;
 
+pub use locate::IndexOpts;
+
 mod auto;
 mod check;
 mod count;

@@ -1,5 +1,7 @@
-//! `swath json ...`: JSON lines (one object a line) at the reader's speed:
-//! count, check, select, schema, and conversion to CSV, Parquet and Arrow.
+//! `swath json ...`: JSON lines (one object a line) and the records of JSON
+//! documents at the reader's speed: count, check, select, schema,
+//! conversion to CSV, Parquet and Arrow, and the commands that start at any
+//! record (index, slice, tail, sample, split).
 //! The reading is swath-json's: exact byte ranges on every core for a
 //! regular file, one thread for pipes and compressed input.
 
@@ -13,15 +15,22 @@ use swath_json::JsonReaderBuilder;
 
 mod check;
 mod count;
+mod index;
+mod locate;
+mod sample;
 mod schema;
 mod select;
+mod slice;
+mod split;
+mod tail;
 mod to_arrow;
 mod to_csv;
 mod to_parquet;
 mod types;
 
-/// Read JSON lines: count, check, select fields, infer a schema, convert
-/// to CSV, Parquet or Arrow.
+/// Read JSON lines and JSON documents: count, check, select fields, infer
+/// a schema, convert to CSV, Parquet or Arrow, and start anywhere (index,
+/// slice, tail, sample, split).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -37,6 +46,11 @@ enum Cmd {
     ToCsv(to_csv::Args),
     ToParquet(to_parquet::Args),
     ToArrow(to_arrow::Args),
+    Index(index::Args),
+    Slice(slice::Args),
+    Tail(tail::Args),
+    Sample(sample::Args),
+    Split(split::Args),
 }
 
 /// Run `swath json`.
@@ -49,6 +63,11 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
         Cmd::ToCsv(a) => to_csv::run(a, quiet),
         Cmd::ToParquet(a) => to_parquet::run(a, quiet),
         Cmd::ToArrow(a) => to_arrow::run(a, quiet),
+        Cmd::Index(a) => index::run(a, quiet),
+        Cmd::Slice(a) => slice::run(a, quiet),
+        Cmd::Tail(a) => tail::run(a, quiet),
+        Cmd::Sample(a) => sample::run(a, quiet),
+        Cmd::Split(a) => split::run(a, quiet),
     }
 }
 
@@ -88,6 +107,11 @@ impl JsonOpts {
     /// Use `bytes` chunks unless `--chunk-size` says otherwise.
     pub fn chunk_size_or(&mut self, bytes: u64) {
         self.chunk_size.get_or_insert(bytes);
+    }
+
+    /// Threads asked for (0: every core).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// A reader builder with these options.
