@@ -8,6 +8,8 @@
 //! when complete. A part renamed into place stays registered for removal
 //! until every part is done: a failure or Ctrl-C removes the parts this
 //! run finished, so no part is ever left that looks like a complete split.
+//! [`write_each`] is that much alone, for parts written otherwise (`swath
+//! json split` writes records, not byte ranges).
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -99,8 +101,37 @@ pub fn write_parts(
     threads: usize,
     checks: Checks<'_>,
 ) -> Result<()> {
-    remove_on_interrupt();
     let file = File::open(src).with_context(|| format!("cannot read {}", src.display()))?;
+    let paths: Vec<PathBuf> = parts.iter().map(|p| p.path.clone()).collect();
+    let alongside = match checks {
+        Checks::Alongside(whole) => Some(whole),
+        Checks::None | Checks::EachPart(_) => None,
+    };
+    write_each(&paths, threads, alongside, &|i| {
+        let p = &parts[i];
+        if let Checks::EachPart(check) = checks {
+            check(i)?;
+        }
+        write_part(&file, if p.with_prefix { prefix } else { &[] }, p, compress)
+    })
+}
+
+/// Write the parts at `paths` on `threads` threads, part `i` by `write(i)`
+/// (which puts it in place only when complete), with `alongside` (a check
+/// of the whole input) on a thread of its own. Each part written stays
+/// registered for removal on Ctrl-C until all are done.
+///
+/// # Errors
+///
+/// The check of the whole input's error, else the first part's (in part
+/// order); every part this call wrote is then removed.
+pub fn write_each(
+    paths: &[PathBuf],
+    threads: usize,
+    alongside: Option<Alongside<'_>>,
+    write: &(dyn Fn(usize) -> Result<()> + Sync),
+) -> Result<()> {
+    remove_on_interrupt();
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     // Keyed by part number + 1; the whole input's check is 0, so its error
@@ -111,26 +142,20 @@ pub fn write_parts(
     };
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= parts.len() || !errors.lock().is_ok_and(|e| e.is_empty()) {
+        if i >= paths.len() || !errors.lock().is_ok_and(|e| e.is_empty()) {
             break;
         }
-        let p = &parts[i];
-        let prefix = if p.with_prefix { prefix } else { &[] };
-        let checked = match checks {
-            Checks::EachPart(check) => check(i),
-            Checks::None | Checks::Alongside(_) => Ok(()),
-        };
-        match checked.and_then(|()| write_part(&file, prefix, p, compress)) {
+        match write(i) {
             Ok(()) => {
-                register_temp(&p.path);
-                done.lock().unwrap_or_else(|e| e.into_inner()).push(p.path.clone());
+                register_temp(&paths[i]);
+                done.lock().unwrap_or_else(|e| e.into_inner()).push(paths[i].clone());
             }
             Err(e) => fail(i + 1, e),
         }
     };
-    let threads = threads.clamp(1, parts.len().max(1));
+    let threads = threads.clamp(1, paths.len().max(1));
     std::thread::scope(|s| {
-        if let Checks::Alongside(whole) = checks {
+        if let Some(whole) = alongside {
             s.spawn(|| {
                 if let Err(e) = whole() {
                     fail(0, e);

@@ -9,16 +9,14 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 
 use super::locate::{self, push_record, Located, PLAN_INTERVAL};
 use super::JsonOpts;
 use crate::cmd::csv::IndexOpts;
-use crate::output::parts::{part_path, Compress, PartsArgs};
-use crate::output::{register_temp, remove_on_interrupt, unregister_temp, AtomicFile};
+use crate::output::parts::{part_path, write_each, Compress, PartsArgs};
+use crate::output::AtomicFile;
 
 /// Split a JSON input into parts of whole records, each part JSON lines
 /// (`.jsonl`; a document's records each on one line).
@@ -81,50 +79,13 @@ pub fn run(args: Args, _quiet: bool) -> Result<ExitCode> {
     } else {
         args.opts.threads()
     };
-    write_parts(&at, &parts, args.out.compress(), threads)?;
+    let paths: Vec<PathBuf> = parts.iter().map(|p| p.path.clone()).collect();
+    let compress = args.out.compress();
+    write_each(&paths, threads, None, &|i| write_part(&at, &parts[i], compress))?;
     if args.json {
         print_json(&parts)?;
     }
     Ok(crate::exit::success())
-}
-
-/// Write every part on `threads` threads; on an error, remove the parts
-/// written and give the first part's error (in part order).
-fn write_parts(at: &Located, parts: &[Part], compress: Compress, threads: usize) -> Result<()> {
-    remove_on_interrupt();
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-    let errors: Mutex<Vec<(usize, anyhow::Error)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, parts.len()) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= parts.len() || !errors.lock().is_ok_and(|e| e.is_empty()) {
-                    break;
-                }
-                match write_part(at, &parts[i], compress) {
-                    Ok(()) => {
-                        register_temp(&parts[i].path);
-                        done.lock().unwrap_or_else(|e| e.into_inner()).push(parts[i].path.clone());
-                    }
-                    Err(e) => errors.lock().unwrap_or_else(|e| e.into_inner()).push((i, e)),
-                }
-            });
-        }
-    });
-    let done = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
-    for p in &done {
-        if !errors.is_empty() {
-            let _ = std::fs::remove_file(p);
-        }
-        unregister_temp(p);
-    }
-    if errors.is_empty() {
-        return Ok(());
-    }
-    errors.sort_by_key(|(i, _)| *i);
-    Err(errors.swap_remove(0).1)
 }
 
 fn write_part(at: &Located, part: &Part, compress: Compress) -> Result<()> {
