@@ -109,9 +109,13 @@ impl JsonOpts {
         self.chunk_size.get_or_insert(bytes);
     }
 
-    /// Threads asked for (0: every core).
-    pub fn threads(&self) -> usize {
-        self.threads
+    /// Threads to work on: as asked, every core for 0.
+    pub fn thread_count(&self) -> usize {
+        if self.threads == 0 {
+            swath::parallel::available_cores()
+        } else {
+            self.threads
+        }
     }
 
     /// A reader builder with these options.

@@ -50,11 +50,7 @@ pub fn run(args: Args, _quiet: bool) -> Result<ExitCode> {
         work.push(&rest[..n]);
         rest = &rest[n..];
     }
-    let threads = if args.opts.threads() == 0 {
-        swath::parallel::available_cores()
-    } else {
-        args.opts.threads()
-    };
+    let threads = args.opts.thread_count();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed: Option<anyhow::Error> = None;
     swath::parallel::run_ordered(

@@ -74,11 +74,7 @@ pub fn run(args: Args, _quiet: bool) -> Result<ExitCode> {
             records: per.min(total.saturating_sub(i * per)),
         })
         .collect();
-    let threads = if args.opts.threads() == 0 {
-        swath::parallel::available_cores()
-    } else {
-        args.opts.threads()
-    };
+    let threads = args.opts.thread_count();
     let paths: Vec<PathBuf> = parts.iter().map(|p| p.path.clone()).collect();
     let compress = args.out.compress();
     write_each(&paths, threads, None, &|i| write_part(&at, &parts[i], compress))?;
