@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use swath::index::{format::read_index, FileIdentity, IndexKind};
+use swath::index::{load_index, IndexKind, Loaded};
 use swath::{ReadAt, Source};
 use swath_json::checkpoints::{dialect, Found, RecordPlan};
 use swath_json::{JsonReaderBuilder, Shape};
@@ -75,7 +75,8 @@ pub fn locate(opts: &JsonOpts, idx: &IndexOpts, interval: u64) -> Result<Located
     Ok(Located { b, file, len, plan, name })
 }
 
-/// The plan of a valid index, if there is one.
+/// The plan of a valid index, if there is one (a stale one is ignored,
+/// said on stderr; `--index-file` naming no file is an error).
 fn from_sidecar(
     b: &JsonReaderBuilder,
     src: &Source,
@@ -84,34 +85,23 @@ fn from_sidecar(
     idx: &IndexOpts,
 ) -> Result<Option<RecordPlan>> {
     let sidecar = idx.path_for(opts.path());
-    let f = match std::fs::File::open(&sidecar) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && idx.index_file.is_none() => {
-            return Ok(None)
-        }
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", sidecar.display())),
-    };
-    let note = |why: &str| {
-        eprintln!(
-            "swath: note: ignoring the index {}: {why} (run `swath json index` again)",
-            sidecar.display()
-        );
-    };
-    let index = match read_index(std::io::BufReader::new(f)) {
-        Ok(i) => i,
-        Err(e) => {
-            note(&e.to_string());
-            return Ok(None);
-        }
-    };
+    if idx.index_file.is_none() && !sidecar.exists() {
+        return Ok(None);
+    }
+    // The index holds where its records were found: they must be found
+    // there again.
     let Some(shape) = b.shape(src)? else { return Ok(None) };
-    let now = FileIdentity::of(file).with_context(|| format!("cannot read {}", opts.name()))?;
-    match index.stale_reason(IndexKind::Json, &dialect(&shape), &now) {
-        None => Ok(Some(RecordPlan::from_index(index, shape))),
-        Some(why) => {
-            note(&why);
+    let cannot = || format!("cannot read {}", sidecar.display());
+    match load_index(&sidecar, IndexKind::Json, &dialect(&shape), file).with_context(cannot)? {
+        Loaded::Fresh(index) => Ok(Some(RecordPlan::from_index(index, shape))),
+        Loaded::Stale(why) => {
+            eprintln!(
+                "swath: note: ignoring the index {}: {why} (run `swath json index` again)",
+                sidecar.display()
+            );
             Ok(None)
         }
+        Loaded::Missing => bail!("{}: no such file", cannot()),
     }
 }
 
