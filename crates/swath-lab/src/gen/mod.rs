@@ -5,6 +5,7 @@
 //! find ([`log::line_count`], [`csv::summary`]), so a bench can check its
 //! answer.
 
+pub mod access_log;
 pub mod csv;
 pub mod jsonl;
 pub mod log;
