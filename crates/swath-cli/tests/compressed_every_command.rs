@@ -14,7 +14,8 @@
 //! gzip members one after another, BGZF (`bgzip`), zstd in one frame, in
 //! several, and `pzstd`'s (which starts with a skippable frame); bzip2,
 //! xz, lz4 and zip must be refused by name. A missing compressor fails the
-//! test in CI and skips that copy loudly elsewhere.
+//! test in CI and skips that copy loudly elsewhere. BGZF and several zstd
+//! frames are decoded by spans on several threads (small spans here).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -136,8 +137,13 @@ fn commands() -> Vec<(String, String)> {
     out
 }
 
+/// Spans of 16 KiB decoded: each BGZF block, and each half of the
+/// several-frame zstd copy, is a span of its own, decoded by the span
+/// workers (`swath::decompress::SpanDecoded`) rather than front to back.
 fn swath(args: &[String]) -> Output {
-    Command::new(SWATH).args(args).stdin(Stdio::null()).output().unwrap()
+    let mut cmd = Command::new(SWATH);
+    cmd.args(args).stdin(Stdio::null()).env("SWATH_SPAN_BYTES", "16384");
+    cmd.output().unwrap()
 }
 
 /// A CSV file (quoted commas and newlines, a header row) and a JSON-lines

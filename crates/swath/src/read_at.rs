@@ -43,6 +43,13 @@ impl ReadAt for [u8] {
     }
 }
 
+/// Owned bytes in memory, shareable as an `Arc<dyn ReadAt>`.
+impl ReadAt for Vec<u8> {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        self.as_slice().read_at(buf, offset)
+    }
+}
+
 impl<T: ReadAt + ?Sized> ReadAt for Arc<T> {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         (**self).read_at(buf, offset)

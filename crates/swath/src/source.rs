@@ -12,7 +12,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::decompress::{sniff, Compression, Decoded, MAGIC_LEN};
+use crate::decompress::{decode_file, sniff, Compression, Decoded, MAGIC_LEN};
 use crate::error::{Error, Result};
 use crate::open::{open_path, Opened};
 use crate::range::ReadAt;
@@ -126,6 +126,13 @@ impl Source {
                     Compression::None => {
                         let inner = Inner::File { file, len };
                         return Ok(Source { inner, path, compression });
+                    }
+                    // A file: decoded by spans on every core where its
+                    // structure allows.
+                    format if format.is_decoded() => {
+                        let decoded = decode_file(format, Arc::new(file), len).map_err(named)?;
+                        let inner = Inner::Stream(decoded);
+                        return Ok(Source { inner, path, compression: format });
                     }
                     format => (format, Box::new(file)),
                 }

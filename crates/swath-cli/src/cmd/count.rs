@@ -23,7 +23,7 @@ pub struct Args {
     /// Files to count; none or `-` reads standard input.
     files: Vec<PathBuf>,
     /// Threads for regular files (0 = all cores).
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
     /// Read regular files through a memory map (a file truncated while being
     /// read is an error naming the byte, not a SIGBUS crash).

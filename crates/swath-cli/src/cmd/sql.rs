@@ -61,7 +61,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Threads, and partitions per query (0 = all cores).
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
     /// Bytes per split of a file's plan (tests use small ones to split
     /// small files into many partitions).

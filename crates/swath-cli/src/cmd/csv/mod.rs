@@ -159,7 +159,7 @@ impl CsvOpts {
 pub struct ParOpts {
     /// Threads for a regular file (0 = all cores). Pipes, stdin and
     /// compressed input are read on one.
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     pub threads: usize,
     /// Say on stderr how the input was read (parallel, or sequential and
     /// why).

@@ -32,7 +32,7 @@ pub struct Args {
     #[command(flatten)]
     idx: IndexOpts,
     /// Threads (0 = all cores).
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
 }
 

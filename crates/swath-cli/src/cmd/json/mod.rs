@@ -80,7 +80,7 @@ pub struct JsonOpts {
     file: PathBuf,
     /// Threads for a regular file (0 = all cores). Pipes, stdin and
     /// compressed input are read on one.
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
     /// Longest line accepted, in bytes (suffixes K, M, G allowed). It bounds
     /// memory: a chunk holds at most its size plus one line.

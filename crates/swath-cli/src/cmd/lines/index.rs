@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value = "4M", value_parser = crate::args::parse_size)]
     interval: usize,
     /// Threads (0 = all cores).
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
     /// Print what was written as JSON.
     #[arg(long)]

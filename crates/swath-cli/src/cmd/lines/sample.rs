@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     index_file: Option<PathBuf>,
     /// Threads (0 = all cores).
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
 }
 

@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Threads (0 = all cores).
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
 }
 

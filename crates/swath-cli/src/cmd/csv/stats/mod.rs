@@ -38,7 +38,7 @@ pub struct Args {
     json: bool,
     /// Threads for a regular file (0 = all cores; pipes and compressed
     /// input are read on one).
-    #[arg(short = 't', long, default_value_t = 0)]
+    #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
     /// Count distinct values up to this many per column, then report "> N".
     #[arg(long, default_value_t = 1000)]

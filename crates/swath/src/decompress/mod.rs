@@ -1,0 +1,230 @@
+//! gzip and zstd input, recognised by magic bytes (never by file name)
+//! (bzip2, xz, zip and lz4 are recognised too, and refused with an error
+//! that names them). A stream is decoded on a thread of its own
+//! ([`Decoded`]); a file whose structure cuts it into spans (BGZF, several
+//! zstd frames: [`spans`]) on every core ([`SpanDecoded`]). Either way the
+//! reader gets the bytes in order, and memory stays flat.
+//!
+//! A corrupt or truncated stream is an error that names both offsets, the
+//! compressed byte where decoding stopped and the decompressed byte reached;
+//! never a short count.
+
+use std::fmt;
+use std::io::{self, Read};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use crate::read_at::ReadAt;
+
+mod decoder;
+mod spanned;
+pub mod spans;
+mod thread;
+
+pub use spanned::SpanDecoded;
+pub use spans::{find_spans, find_spans_of, Span};
+pub use thread::{Decoded, CHUNK_SIZE, QUEUE_DEPTH};
+
+/// Threads that decode the spans of a compressed file (0: every core).
+static DECODE_THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// Decode the spans of compressed files on `n` threads (0: every core, the
+/// default); a command's `--threads` sets it. 1 decodes every file on one
+/// thread, front to back.
+pub fn set_decode_threads(n: usize) {
+    DECODE_THREADS.store(n, Ordering::Relaxed);
+}
+
+/// The threads that decode a compressed file's spans.
+pub fn decode_threads() -> usize {
+    match DECODE_THREADS.load(Ordering::Relaxed) {
+        0 => crate::parallel::available_cores(),
+        n => n,
+    }
+}
+
+/// The decoded size of a span: [`spans::SPAN_DECODED`], or the hidden
+/// `SWATH_SPAN_BYTES`, with which the CLI's tests cut small files into
+/// many spans.
+fn span_target() -> u64 {
+    std::env::var("SWATH_SPAN_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &u64| n > 0)
+        .unwrap_or(spans::SPAN_DECODED)
+}
+
+/// Decode a compressed file (`src`, `len` bytes, in `format`): on every
+/// core ([`decode_threads`]) when its structure cuts it into spans, else
+/// on one thread of its own.
+///
+/// # Errors
+///
+/// An I/O error reading its headers.
+///
+/// # Panics
+///
+/// Panics if swath does not decode `format` ([`Compression::is_decoded`]).
+pub fn decode_file(
+    format: Compression,
+    src: Arc<dyn ReadAt>,
+    len: u64,
+) -> io::Result<Box<dyn Read + Send>> {
+    let threads = decode_threads();
+    if threads > 1 {
+        let spans = find_spans_of(&*src, len, format, span_target())?;
+        if spans.len() > 1 {
+            return Ok(Box::new(SpanDecoded::spawn(format, src, spans, threads)));
+        }
+    }
+    Ok(Box::new(Decoded::spawn(format, Box::new(crate::range::OwnedRange::new(src, 0, len)))))
+}
+
+/// How many first bytes [`Compression::detect`] looks at: enough for
+/// every magic number it knows (bzip2's block magic ends at byte 10).
+pub const MAGIC_LEN: usize = 16;
+
+/// A compression format, recognised by its magic bytes: the ones swath
+/// decodes (gzip, zstd), and the ones it only names, so that no command
+/// ever reads compressed bytes as data ([`Compression::is_decoded`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Compression {
+    /// Plain bytes.
+    None,
+    /// gzip (RFC 1952), including several concatenated members like `gzip -d`
+    /// (multi-member files, `pigz -i`, BGZF).
+    Gzip,
+    /// Zstandard frames, several in a row, and skippable frames among
+    /// them (all `pzstd` output and the seekable format start with one).
+    Zstd,
+    /// bzip2: named, not decoded.
+    Bzip2,
+    /// xz: named, not decoded.
+    Xz,
+    /// A zip archive: named, not decoded.
+    Zip,
+    /// An LZ4 frame: named, not decoded.
+    Lz4,
+}
+
+impl Compression {
+    /// Recognise a format from the first bytes of an input ([`MAGIC_LEN`]
+    /// bytes, or all there are: a shorter file is plain unless it is a
+    /// whole magic number).
+    pub fn detect(prefix: &[u8]) -> Compression {
+        match prefix {
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            // A skippable frame: magic 0x184D2A5?, little-endian.
+            [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
+            // "BZh", the block size '1'..'9', then the magic of a block
+            // (pi) or of the end of the stream (sqrt(pi)): ten bytes, so a
+            // text that starts with "BZh1" is still text.
+            [b'B', b'Z', b'h', b'1'..=b'9', rest @ ..]
+                if rest.starts_with(&[0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
+                    || rest.starts_with(&[0x17, 0x72, 0x45, 0x38, 0x50, 0x90]) =>
+            {
+                Compression::Bzip2
+            }
+            [0xfd, b'7', b'z', b'X', b'Z', 0x00, ..] => Compression::Xz,
+            // A local file header, or the end of an empty archive.
+            [b'P', b'K', 0x03, 0x04, ..] | [b'P', b'K', 0x05, 0x06, ..] => Compression::Zip,
+            // An LZ4 frame, or the legacy format `lz4 -l` writes.
+            [0x04, 0x22, 0x4d, 0x18, ..] | [0x02, 0x21, 0x4c, 0x18, ..] => Compression::Lz4,
+            _ => Compression::None,
+        }
+    }
+
+    /// A short name: `gzip`, `zstd`, `bzip2`, `xz`, `zip`, `lz4` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+            Compression::Bzip2 => "bzip2",
+            Compression::Xz => "xz",
+            Compression::Zip => "zip",
+            Compression::Lz4 => "lz4",
+        }
+    }
+
+    /// Whether swath decodes this format (gzip and zstd), rather than
+    /// only recognising it.
+    pub fn is_decoded(self) -> bool {
+        matches!(self, Compression::Gzip | Compression::Zstd)
+    }
+
+    /// The error for an input in a format swath recognises but does not
+    /// decode: it names the format and says what to do.
+    pub fn unsupported(self) -> io::Error {
+        let tool = match self {
+            Compression::Bzip2 => "bzip2 -dc FILE",
+            Compression::Xz => "xz -dc FILE",
+            Compression::Zip => "unzip -p FILE",
+            Compression::Lz4 => "lz4 -dc FILE",
+            _ => "decompress FILE",
+        };
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!(
+                "{} input: swath decodes gzip and zstd, not {}; decompress it first \
+                 (`{tool} | swath ... -`)",
+                self.name(),
+                self.name()
+            ),
+        )
+    }
+}
+
+/// A decoding failure, carried inside the `io::Error` the reader returns
+/// (`err.get_ref()` and downcast to read the offsets).
+#[derive(Debug)]
+pub struct DecompressError {
+    /// The format being decoded.
+    pub format: Compression,
+    /// Compressed bytes consumed when decoding failed.
+    pub compressed_offset: u64,
+    /// Decompressed bytes produced before the failure.
+    pub decompressed_offset: u64,
+    /// What the decoder said.
+    pub message: String,
+}
+
+impl fmt::Display for DecompressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "corrupt or truncated {} stream at compressed byte {} (decompressed byte {}): {}",
+            self.format.name(),
+            self.compressed_offset,
+            self.decompressed_offset,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for DecompressError {}
+
+/// Read the first bytes of `rdr` to recognise its format, and give back a
+/// reader that still yields every byte (the prefix is replayed, never
+/// rewound: `rdr` may be a pipe).
+///
+/// # Errors
+///
+/// The I/O error of the first reads.
+pub fn sniff(mut rdr: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
+    let mut prefix = [0u8; MAGIC_LEN];
+    let mut n = 0;
+    while n < prefix.len() {
+        match rdr.read(&mut prefix[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let format = Compression::detect(&prefix[..n]);
+    let replay = io::Cursor::new(prefix[..n].to_vec()).chain(rdr);
+    Ok((format, Box::new(replay)))
+}
