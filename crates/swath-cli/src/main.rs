@@ -37,6 +37,10 @@ struct Cli {
     /// runs longer than a second).
     #[arg(short, long, global = true)]
     quiet: bool,
+    /// The file to read in a zip archive of several (an archive of one
+    /// needs no name); any command, any input that is a zip archive.
+    #[arg(long, global = true, value_name = "NAME")]
+    member: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
     }
     remote::install();
     let cli = Cli::parse();
+    swath::decompress::set_zip_member(cli.member.clone());
     let result = match cli.command {
         Command::Count(args) => count::run(args, cli.quiet),
         Command::Csv(args) => csv::run(args),

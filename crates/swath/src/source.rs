@@ -96,16 +96,16 @@ impl Source {
         Source { inner: Inner::Stream(Box::new(rdr)), path: name, compression: Compression::None }
     }
 
-    /// Recognise gzip or zstd by the first bytes and, if found, replace this
+    /// Recognise a compression format by the first bytes and, if found, replace this
     /// source by a stream of decoded bytes. A regular file is peeked with
     /// `pread` (its cursor does not move); a stream's first bytes are
     /// replayed, never rewound.
     ///
     /// # Errors
     ///
-    /// An I/O error reading the first bytes; an input in a format swath
-    /// recognises but does not decode (bzip2, xz, zip, lz4), named
-    /// ([`Compression::unsupported`]): its bytes are never read as data.
+    /// An I/O error reading the first bytes; a zip archive on a stream
+    /// ([`Compression::unsupported`]); a zip archive whose member cannot
+    /// be chosen (several and none named, the error lists them).
     pub fn decompressed(self) -> Result<Source> {
         let Source { inner, path, compression } = self;
         if compression != Compression::None {
@@ -129,12 +129,11 @@ impl Source {
                     }
                     // A file: decoded by spans on every core where its
                     // structure allows.
-                    format if format.is_decoded() => {
+                    format => {
                         let decoded = decode_file(format, Arc::new(file), len).map_err(named)?;
                         let inner = Inner::Stream(decoded);
                         return Ok(Source { inner, path, compression: format });
                     }
-                    format => (format, Box::new(file)),
                 }
             }
             Inner::Ranged { src, len, pos } => {
@@ -145,7 +144,13 @@ impl Source {
                         let inner = Inner::Ranged { src, len, pos };
                         return Ok(Source { inner, path, compression });
                     }
-                    // The decoder thread reads the object front to back.
+                    // A zip archive's member is found by ranges; anything
+                    // else is decoded front to back.
+                    Compression::Zip => {
+                        let decoded = decode_file(Compression::Zip, src, len).map_err(named)?;
+                        let inner = Inner::Stream(decoded);
+                        return Ok(Source { inner, path, compression: Compression::Zip });
+                    }
                     format => (format, Box::new(crate::range::OwnedRange::new(src, 0, len))),
                 }
             }
@@ -153,8 +158,8 @@ impl Source {
         };
         let inner = match format {
             Compression::None => Inner::Stream(raw),
-            format if format.is_decoded() => Inner::Stream(Box::new(Decoded::spawn(format, raw))),
-            format => return Err(named(format.unsupported())),
+            Compression::Zip => return Err(named(Compression::Zip.unsupported())),
+            format => Inner::Stream(Box::new(Decoded::spawn(format, raw))),
         };
         Ok(Source { inner, path, compression: format })
     }

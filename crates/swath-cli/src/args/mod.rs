@@ -32,6 +32,16 @@ pub fn parse_byte(s: &str) -> std::result::Result<u8, String> {
     }
 }
 
+/// `--threads N` (0: every core). It is also the number of threads that
+/// decode a compressed input's spans (`swath::decompress`), set here, as
+/// the flag is read, so that every command taking `--threads` decodes on
+/// as many threads as it reads with, without each command saying so.
+pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("{s:?} is not a number of threads"))?;
+    swath::decompress::set_decode_threads(n);
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,14 +57,4 @@ mod tests {
         assert!(parse_size("0").is_err());
         assert!(parse_size("x").is_err());
     }
-}
-
-/// `--threads N` (0: every core). It is also the number of threads that
-/// decode a compressed input's spans (`swath::decompress`), set here, as
-/// the flag is read, so that every command taking `--threads` decodes on
-/// as many threads as it reads with, without each command saying so.
-pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
-    let n: usize = s.parse().map_err(|_| format!("{s:?} is not a number of threads"))?;
-    swath::decompress::set_decode_threads(n);
-    Ok(n)
 }

@@ -204,10 +204,13 @@ impl Formats {
 }
 
 /// A path whose ending says JSON: `.jsonl`, `.ndjson` or `.json`, maybe
-/// compressed (`.gz`, `.zst`).
+/// compressed (`.gz`, `.zst`, `.bz2`, `.xz`, `.lz4`, `.zip`).
 fn is_json_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    let base = lower.strip_suffix(".gz").or_else(|| lower.strip_suffix(".zst")).unwrap_or(&lower);
+    let base = [".gz", ".zst", ".bz2", ".xz", ".lz4", ".zip"]
+        .iter()
+        .find_map(|ext| lower.strip_suffix(ext))
+        .unwrap_or(&lower);
     base.ends_with(".jsonl") || base.ends_with(".ndjson") || base.ends_with(".json")
 }
 

@@ -1,9 +1,9 @@
-//! gzip and zstd input, recognised by magic bytes (never by file name)
-//! (bzip2, xz, zip and lz4 are recognised too, and refused with an error
-//! that names them). A stream is decoded on a thread of its own
-//! ([`Decoded`]); a file whose structure cuts it into spans (BGZF, several
-//! zstd frames: [`spans`]) on every core ([`SpanDecoded`]). Either way the
-//! reader gets the bytes in order, and memory stays flat.
+//! Compressed input, recognised by magic bytes (never by file name): gzip,
+//! zstd, bzip2, xz, LZ4 frames, and a zip archive's member ([`zip`]). A
+//! stream is decoded on a thread of its own ([`Decoded`]); a file whose
+//! structure cuts it into spans (BGZF, several zstd frames: [`spans`]) on
+//! every core ([`SpanDecoded`]). Either way the reader gets the bytes in
+//! order, and memory stays flat.
 //!
 //! A corrupt or truncated stream is an error that names both offsets, the
 //! compressed byte where decoding stopped and the decompressed byte reached;
@@ -17,9 +17,11 @@ use std::sync::Arc;
 use crate::read_at::ReadAt;
 
 mod decoder;
+mod lz4;
 mod spanned;
 pub mod spans;
 mod thread;
+pub mod zip;
 
 pub use spanned::SpanDecoded;
 pub use spans::{find_spans, find_spans_of, Span};
@@ -27,6 +29,19 @@ pub use thread::{Decoded, CHUNK_SIZE, QUEUE_DEPTH};
 
 /// Threads that decode the spans of a compressed file (0: every core).
 static DECODE_THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// The zip member to read (`--member NAME`), when one is named.
+static ZIP_MEMBER: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Read the member `name` of zip archives (the CLI's `--member NAME`);
+/// `None`: an archive must hold one file.
+pub fn set_zip_member(name: Option<String>) {
+    *ZIP_MEMBER.lock().unwrap_or_else(|e| e.into_inner()) = name;
+}
+
+fn zip_member() -> Option<String> {
+    ZIP_MEMBER.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
 
 /// Decode the spans of compressed files on `n` threads (0: every core, the
 /// default); a command's `--threads` sets it. 1 decodes every file on one
@@ -70,6 +85,17 @@ pub fn decode_file(
     src: Arc<dyn ReadAt>,
     len: u64,
 ) -> io::Result<Box<dyn Read + Send>> {
+    if format == Compression::Zip {
+        let members = zip::members(&*src, len)?;
+        let m = zip::choose(&members, zip_member().as_deref())?;
+        let start = zip::data_start(&*src, &m)?;
+        let end = start.saturating_add(m.compressed_size);
+        let raw = Box::new(crate::range::OwnedRange::new(src, start, end));
+        return Ok(Box::new(Decoded::spawn_decoder(
+            format,
+            decoder::Decoder::zip_member(&m, raw, start),
+        )));
+    }
     let threads = decode_threads();
     if threads > 1 {
         let spans = find_spans_of(&*src, len, format, span_target())?;
@@ -84,9 +110,10 @@ pub fn decode_file(
 /// every magic number it knows (bzip2's block magic ends at byte 10).
 pub const MAGIC_LEN: usize = 16;
 
-/// A compression format, recognised by its magic bytes: the ones swath
-/// decodes (gzip, zstd), and the ones it only names, so that no command
-/// ever reads compressed bytes as data ([`Compression::is_decoded`]).
+/// A compression format, recognised by its magic bytes, so that no command
+/// ever reads compressed bytes as data. swath decodes them all
+/// ([`Compression::is_decoded`]); a zip archive only from a file (its
+/// directory is at its end).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Compression {
@@ -98,13 +125,14 @@ pub enum Compression {
     /// Zstandard frames, several in a row, and skippable frames among
     /// them (all `pzstd` output and the seekable format start with one).
     Zstd,
-    /// bzip2: named, not decoded.
+    /// bzip2 streams, several in a row (`pbzip2`, `lbzip2`).
     Bzip2,
-    /// xz: named, not decoded.
+    /// xz streams, several in a row.
     Xz,
-    /// A zip archive: named, not decoded.
+    /// A zip archive: one member is read ([`set_zip_member`]).
     Zip,
-    /// An LZ4 frame: named, not decoded.
+    /// LZ4 frames (`lz4`), several in a row, and the legacy format
+    /// (`lz4 -l`).
     Lz4,
 }
 
@@ -152,28 +180,20 @@ impl Compression {
     /// Whether swath decodes this format (gzip and zstd), rather than
     /// only recognising it.
     pub fn is_decoded(self) -> bool {
-        matches!(self, Compression::Gzip | Compression::Zstd)
+        !matches!(self, Compression::None)
     }
 
-    /// The error for an input in a format swath recognises but does not
-    /// decode: it names the format and says what to do.
+    /// The error for an input in this format that swath cannot read as
+    /// it comes: a zip archive from a stream (its directory is at its end).
     pub fn unsupported(self) -> io::Error {
-        let tool = match self {
-            Compression::Bzip2 => "bzip2 -dc FILE",
-            Compression::Xz => "xz -dc FILE",
-            Compression::Zip => "unzip -p FILE",
-            Compression::Lz4 => "lz4 -dc FILE",
-            _ => "decompress FILE",
+        let how = match self {
+            Compression::Zip => {
+                "a zip archive is read from a file, not a stream (its directory is at its end); \
+                 save it first, or `unzip -p FILE | swath ... -`"
+            }
+            _ => "swath cannot read it here; decompress it first",
         };
-        io::Error::new(
-            io::ErrorKind::Unsupported,
-            format!(
-                "{} input: swath decodes gzip and zstd, not {}; decompress it first \
-                 (`{tool} | swath ... -`)",
-                self.name(),
-                self.name()
-            ),
-        )
+        io::Error::new(io::ErrorKind::Unsupported, format!("{} input: {how}", self.name()))
     }
 }
 

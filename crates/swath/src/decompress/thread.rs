@@ -36,6 +36,12 @@ impl Decoded {
     /// Panics if swath does not decode `format` ([`Compression::is_decoded`]).
     pub fn spawn(format: Compression, raw: Box<dyn Read + Send>) -> Decoded {
         assert!(format.is_decoded(), "swath does not decode {}", format.name());
+        Decoded::spawn_decoder(format, Decoder::new(format, raw))
+    }
+
+    /// Run `dec` (a decoder of `format`, or the error of making it) on a
+    /// thread of its own.
+    pub(super) fn spawn_decoder(format: Compression, dec: io::Result<Decoder>) -> Decoded {
         let (chunk_tx, chunks) = sync_channel(QUEUE_DEPTH);
         let (recycle, recycled) = sync_channel(QUEUE_DEPTH + 2);
         for _ in 0..QUEUE_DEPTH + 2 {
@@ -45,7 +51,7 @@ impl Decoded {
         // its next send or receive once our ends of the channels are gone.
         std::thread::Builder::new()
             .name(format!("swath-{}", format.name()))
-            .spawn(move || decode(format, raw, chunk_tx, recycled))
+            .spawn(move || decode(format, dec, chunk_tx, recycled))
             .expect("spawn decoder thread");
         Decoded { chunks, recycle, current: Vec::new(), pos: 0, done: false, failed: None }
     }
@@ -54,11 +60,11 @@ impl Decoded {
 /// The decoder thread: fill recycled chunks and send them, in order.
 fn decode(
     format: Compression,
-    raw: Box<dyn Read + Send>,
+    dec: io::Result<Decoder>,
     out: SyncSender<io::Result<Vec<u8>>>,
     recycled: Receiver<Vec<u8>>,
 ) {
-    let mut dec = match Decoder::new(format, raw) {
+    let mut dec = match dec {
         Ok(d) => d,
         Err(e) => {
             let _ = out.send(Err(failure(format, e.to_string(), 0, 0)));
