@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use crate::read_at::ReadAt;
 
+pub mod bzip2_blocks;
 mod decoder;
 mod lz4;
 mod spanned;
@@ -100,7 +101,7 @@ pub fn decode_file(
     if threads > 1 {
         let spans = find_spans_of(&*src, len, format, span_target())?;
         if spans.len() > 1 {
-            return Ok(Box::new(SpanDecoded::spawn(format, src, spans, threads)));
+            return Ok(Box::new(SpanDecoded::spawn(format, src, len, spans, threads)));
         }
     }
     Ok(Box::new(Decoded::spawn(format, Box::new(crate::range::OwnedRange::new(src, 0, len)))))

@@ -44,6 +44,8 @@ enum Piece {
 struct Work {
     format: Compression,
     src: Arc<dyn ReadAt>,
+    /// The compressed file's length.
+    len: u64,
     spans: Vec<Span>,
     next: AtomicUsize,
     senders: Mutex<Vec<Option<SyncSender<Piece>>>>,
@@ -83,9 +85,22 @@ impl Work {
     /// Decode one span into `tx`; false when the reader is gone or the
     /// span failed.
     fn decode(&self, span: &Span, tx: &SyncSender<Piece>) -> bool {
-        let raw =
-            OwnedRange::new(Arc::clone(&self.src), span.compressed.start, span.compressed.end);
-        let mut dec = match Decoder::new(self.format, Box::new(raw)) {
+        let raw: Box<dyn Read + Send> = match &span.bzip2 {
+            // bzip2 blocks at bit offsets: a stream of their own.
+            Some(run) => match super::bzip2_blocks::synthesize(&*self.src, run) {
+                Ok(stream) => Box::new(io::Cursor::new(stream)),
+                Err(_) => {
+                    let _ = tx.send(Piece::Failed);
+                    return false;
+                }
+            },
+            None => Box::new(OwnedRange::new(
+                Arc::clone(&self.src),
+                span.compressed.start,
+                span.compressed.end,
+            )),
+        };
+        let mut dec = match Decoder::new(self.format, raw) {
             Ok(d) => d,
             Err(_) => {
                 let _ = tx.send(Piece::Failed);
@@ -145,6 +160,7 @@ impl SpanDecoded {
     pub fn spawn(
         format: Compression,
         src: Arc<dyn ReadAt>,
+        len: u64,
         spans: Vec<Span>,
         threads: usize,
     ) -> SpanDecoded {
@@ -161,6 +177,7 @@ impl SpanDecoded {
         let work = Arc::new(Work {
             format,
             src,
+            len,
             spans,
             next: AtomicUsize::new(0),
             senders: Mutex::new(senders),
@@ -217,14 +234,19 @@ impl Drop for SpanDecoded {
 impl SpanDecoded {
     /// Span `self.span` failed: stop the workers and decode from its start
     /// to the end of the file on one thread, skipping what was handed out.
+    /// A bzip2 span starts at a bit offset: decoding starts from the top.
     fn fall_back(&mut self) -> io::Result<()> {
         self.work.stop.store(true, Ordering::Relaxed);
         self.queues.clear();
-        let start = self.work.spans[self.span].compressed.start;
-        let end = self.work.spans.last().map_or(start, |s| s.compressed.end);
-        let raw = OwnedRange::new(Arc::clone(&self.work.src), start, end);
+        let span = &self.work.spans[self.span];
+        let (start, start_decoded) = match span.bzip2 {
+            Some(_) => (0, 0),
+            None => (span.compressed.start, self.span_base),
+        };
+        let raw = OwnedRange::new(Arc::clone(&self.work.src), start, self.work.len);
         let mut dec = Decoded::spawn(self.work.format, Box::new(raw));
-        let mut skip = self.base - self.span_base;
+        self.span_base = start_decoded;
+        let mut skip = self.base - start_decoded;
         let mut scratch = vec![0u8; CHUNK_SIZE];
         while skip > 0 {
             let want = usize::try_from(skip).unwrap_or(usize::MAX).min(scratch.len());
@@ -236,7 +258,7 @@ impl SpanDecoded {
             }
             skip -= n as u64;
         }
-        self.fallback = Some((start, self.span_base, dec));
+        self.fallback = Some((start, start_decoded, dec));
         Ok(())
     }
 

@@ -8,6 +8,9 @@
 //!   block says its compressed size), skippable frames (`pzstd`, the
 //!   seekable format) stepped over. Anything that is not a frame ends
 //!   the walk.
+//! - bzip2: runs of blocks, found by their 48-bit magic at any bit offset
+//!   and checked against the streams' CRCs ([`super::bzip2_blocks`]); a
+//!   file whose blocks cannot all be accounted for is one span.
 //!
 //! The spans always tile the whole file: where the walk stops (a plain
 //! gzip member, a truncated or corrupt header), the rest of the file is
@@ -20,6 +23,7 @@
 use std::io;
 use std::ops::Range;
 
+use super::bzip2_blocks::{find_runs, BlockRun};
 use super::Compression;
 use crate::read_at::{read_full_at, ReadAt};
 
@@ -34,11 +38,14 @@ pub const SPAN_COMPRESSED: u64 = SPAN_DECODED / 4;
 /// A stretch of a compressed file that decodes on its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span {
-    /// Its compressed bytes.
+    /// Its compressed bytes (for bzip2, the bytes that hold its bits).
     pub compressed: Range<u64>,
     /// Its decoded size, when the structure says it (BGZF sizes, zstd
     /// frame content sizes) for every member or frame in it.
     pub decoded: Option<u64>,
+    /// bzip2: the blocks it holds, at bit offsets, decoded as a stream of
+    /// their own ([`super::bzip2_blocks::synthesize`]).
+    pub bzip2: Option<BlockRun>,
 }
 
 /// One member or frame found by the walk.
@@ -72,12 +79,25 @@ pub fn find_spans_of(
     decoded_target: u64,
 ) -> io::Result<Vec<Span>> {
     let compressed_target = (decoded_target / 4).max(1);
+    if format == Compression::Bzip2 {
+        return Ok(match find_runs(src, len, compressed_target)? {
+            Some(runs) if !runs.is_empty() => runs
+                .into_iter()
+                .map(|run| Span {
+                    compressed: run.bits.start / 8..run.bits.end.div_ceil(8),
+                    decoded: None,
+                    bzip2: Some(run),
+                })
+                .collect(),
+            _ => vec![Span { compressed: 0..len, decoded: None, bzip2: None }],
+        });
+    }
     let mut spans = Vec::new();
     let mut start = 0u64;
     let mut at = 0u64;
     let mut decoded = Some(0u64);
     let close = |spans: &mut Vec<Span>, start: u64, end: u64, decoded: Option<u64>| {
-        spans.push(Span { compressed: start..end, decoded });
+        spans.push(Span { compressed: start..end, decoded, bzip2: None });
     };
     while at < len {
         let unit = match format {
@@ -298,12 +318,15 @@ mod tests {
         let len = file.len() as u64;
         let spans = find_spans(&file.as_slice(), len, Compression::Gzip).unwrap();
         assert_eq!(spans.len(), 2, "{spans:?}");
-        assert_eq!(spans[0], Span { compressed: 0..first, decoded: Some(70 * 60_000) });
-        assert_eq!(spans[1], Span { compressed: first..len, decoded: None });
+        assert_eq!(
+            spans[0],
+            Span { compressed: 0..first, decoded: Some(70 * 60_000), bzip2: None }
+        );
+        assert_eq!(spans[1], Span { compressed: first..len, decoded: None, bzip2: None });
         // A plain gzip file: one span, the whole of it.
         let plain = gzip_member(&text(100_000, 5));
         let spans = find_spans(&plain.as_slice(), plain.len() as u64, Compression::Gzip).unwrap();
-        assert_eq!(spans, [Span { compressed: 0..plain.len() as u64, decoded: None }]);
+        assert_eq!(spans, [Span { compressed: 0..plain.len() as u64, decoded: None, bzip2: None }]);
     }
 
     #[test]
