@@ -1,6 +1,6 @@
 //! Compressed files decoded by spans on several threads give the bytes of
 //! decoding them front to back, or the error of doing so: BGZF, zstd
-//! frames and bzip2 blocks, at 1 to 4 threads; a corrupt span, a truncated file, a crafted
+//! frames, bzip2 blocks and xz blocks, at 1 to 4 threads; a corrupt span, a truncated file, a crafted
 //! size in a header, and a reader that leaves early.
 
 use std::io::{Read, Write};
@@ -74,6 +74,9 @@ fn front_to_back(file: &[u8], format: Compression) -> std::io::Result<Vec<u8>> {
     match format {
         Compression::Gzip => flate2::read::MultiGzDecoder::new(file).read_to_end(&mut out)?,
         Compression::Bzip2 => bzip2::read::MultiBzDecoder::new(file).read_to_end(&mut out)?,
+        Compression::Xz => {
+            liblzma::read::XzDecoder::new_multi_decoder(file).read_to_end(&mut out)?
+        }
         _ => zstd::stream::read::Decoder::new(file)?.read_to_end(&mut out)?,
     };
     Ok(out)
@@ -94,12 +97,29 @@ fn bzip2_streams(data: &[u8]) -> Vec<u8> {
     out
 }
 
-fn formats() -> [(Compression, Vec<u8>, Vec<u8>); 3] {
+/// xz in blocks of 1 MiB input (a full flush ends a block), as `xz -T0`
+/// writes, in two streams with stream padding between.
+fn xz_blocks(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for half in [&data[..data.len() / 2], &data[data.len() / 2..]] {
+        let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+        for piece in half.chunks(1 << 20) {
+            e.write_all(piece).unwrap();
+            e.flush().unwrap();
+        }
+        out.extend(e.finish().unwrap());
+        out.extend_from_slice(&[0; 4]);
+    }
+    out
+}
+
+fn formats() -> [(Compression, Vec<u8>, Vec<u8>); 4] {
     let data = text(400_000); // about 13 MiB: several spans
     [
         (Compression::Gzip, bgzf(&data), data.clone()),
         (Compression::Zstd, zstd_frames(&data), data.clone()),
-        (Compression::Bzip2, bzip2_streams(&data), data),
+        (Compression::Bzip2, bzip2_streams(&data), data.clone()),
+        (Compression::Xz, xz_blocks(&data), data),
     ]
 }
 

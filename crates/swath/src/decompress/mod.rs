@@ -22,10 +22,11 @@ mod lz4;
 mod spanned;
 pub mod spans;
 mod thread;
+pub mod xz_blocks;
 pub mod zip;
 
 pub use spanned::SpanDecoded;
-pub use spans::{find_spans, find_spans_of, Span};
+pub use spans::{find_spans, find_spans_of, Rebuilt, Span};
 pub use thread::{Decoded, CHUNK_SIZE, QUEUE_DEPTH};
 
 /// Threads that decode the spans of a compressed file (0: every core).

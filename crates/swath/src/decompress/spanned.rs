@@ -22,7 +22,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use super::decoder::{failure, Decoder};
-use super::spans::Span;
+use super::spans::{Rebuilt, Span};
 use super::thread::{Decoded, CHUNK_SIZE};
 use super::{Compression, DecompressError};
 use crate::range::{OwnedRange, ReadAt};
@@ -85,15 +85,17 @@ impl Work {
     /// Decode one span into `tx`; false when the reader is gone or the
     /// span failed.
     fn decode(&self, span: &Span, tx: &SyncSender<Piece>) -> bool {
-        let raw: Box<dyn Read + Send> = match &span.bzip2 {
+        let raw: Box<dyn Read + Send> = match &span.rebuilt {
             // bzip2 blocks at bit offsets: a stream of their own.
-            Some(run) => match super::bzip2_blocks::synthesize(&*self.src, run) {
+            Some(Rebuilt::Bzip2(run)) => match super::bzip2_blocks::synthesize(&*self.src, run) {
                 Ok(stream) => Box::new(io::Cursor::new(stream)),
                 Err(_) => {
                     let _ = tx.send(Piece::Failed);
                     return false;
                 }
             },
+            // xz blocks: their stream's header, a new index and footer.
+            Some(Rebuilt::Xz(run)) => run.reader(Arc::clone(&self.src)),
             None => Box::new(OwnedRange::new(
                 Arc::clone(&self.src),
                 span.compressed.start,
@@ -234,12 +236,13 @@ impl Drop for SpanDecoded {
 impl SpanDecoded {
     /// Span `self.span` failed: stop the workers and decode from its start
     /// to the end of the file on one thread, skipping what was handed out.
-    /// A bzip2 span starts at a bit offset: decoding starts from the top.
+    /// A span of blocks taken out of their stream (bzip2, xz) cannot be
+    /// decoded front to back from its start: decoding starts from the top.
     fn fall_back(&mut self) -> io::Result<()> {
         self.work.stop.store(true, Ordering::Relaxed);
         self.queues.clear();
         let span = &self.work.spans[self.span];
-        let (start, start_decoded) = match span.bzip2 {
+        let (start, start_decoded) = match span.rebuilt {
             Some(_) => (0, 0),
             None => (span.compressed.start, self.span_base),
         };

@@ -11,6 +11,9 @@
 //! - bzip2: runs of blocks, found by their 48-bit magic at any bit offset
 //!   and checked against the streams' CRCs ([`super::bzip2_blocks`]); a
 //!   file whose blocks cannot all be accounted for is one span.
+//! - xz: runs of blocks, from each stream's index, read from the end
+//!   ([`super::xz_blocks`]); a file whose streams cannot all be read so
+//!   is one span.
 //!
 //! The spans always tile the whole file: where the walk stops (a plain
 //! gzip member, a truncated or corrupt header), the rest of the file is
@@ -24,6 +27,7 @@ use std::io;
 use std::ops::Range;
 
 use super::bzip2_blocks::{find_runs, BlockRun};
+use super::xz_blocks::XzRun;
 use super::Compression;
 use crate::read_at::{read_full_at, ReadAt};
 
@@ -43,9 +47,18 @@ pub struct Span {
     /// Its decoded size, when the structure says it (BGZF sizes, zstd
     /// frame content sizes) for every member or frame in it.
     pub decoded: Option<u64>,
-    /// bzip2: the blocks it holds, at bit offsets, decoded as a stream of
-    /// their own ([`super::bzip2_blocks::synthesize`]).
-    pub bzip2: Option<BlockRun>,
+    /// Blocks taken out of their stream (bzip2 at bit offsets, xz by its
+    /// index) and decoded as a stream of their own.
+    pub rebuilt: Option<Rebuilt>,
+}
+
+/// Blocks decoded as a stream made for them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rebuilt {
+    /// bzip2 blocks ([`super::bzip2_blocks::synthesize`]).
+    Bzip2(BlockRun),
+    /// xz blocks ([`XzRun::reader`]).
+    Xz(XzRun),
 }
 
 /// One member or frame found by the walk.
@@ -86,10 +99,23 @@ pub fn find_spans_of(
                 .map(|run| Span {
                     compressed: run.bits.start / 8..run.bits.end.div_ceil(8),
                     decoded: None,
-                    bzip2: Some(run),
+                    rebuilt: Some(Rebuilt::Bzip2(run)),
                 })
                 .collect(),
-            _ => vec![Span { compressed: 0..len, decoded: None, bzip2: None }],
+            _ => vec![Span { compressed: 0..len, decoded: None, rebuilt: None }],
+        });
+    }
+    if format == Compression::Xz {
+        return Ok(match super::xz_blocks::find_runs(src, len, decoded_target)? {
+            Some(runs) if !runs.is_empty() => runs
+                .into_iter()
+                .map(|run| Span {
+                    compressed: run.blocks.clone(),
+                    decoded: Some(run.decoded()),
+                    rebuilt: Some(Rebuilt::Xz(run)),
+                })
+                .collect(),
+            _ => vec![Span { compressed: 0..len, decoded: None, rebuilt: None }],
         });
     }
     let mut spans = Vec::new();
@@ -97,7 +123,7 @@ pub fn find_spans_of(
     let mut at = 0u64;
     let mut decoded = Some(0u64);
     let close = |spans: &mut Vec<Span>, start: u64, end: u64, decoded: Option<u64>| {
-        spans.push(Span { compressed: start..end, decoded, bzip2: None });
+        spans.push(Span { compressed: start..end, decoded, rebuilt: None });
     };
     while at < len {
         let unit = match format {
@@ -320,13 +346,16 @@ mod tests {
         assert_eq!(spans.len(), 2, "{spans:?}");
         assert_eq!(
             spans[0],
-            Span { compressed: 0..first, decoded: Some(70 * 60_000), bzip2: None }
+            Span { compressed: 0..first, decoded: Some(70 * 60_000), rebuilt: None }
         );
-        assert_eq!(spans[1], Span { compressed: first..len, decoded: None, bzip2: None });
+        assert_eq!(spans[1], Span { compressed: first..len, decoded: None, rebuilt: None });
         // A plain gzip file: one span, the whole of it.
         let plain = gzip_member(&text(100_000, 5));
         let spans = find_spans(&plain.as_slice(), plain.len() as u64, Compression::Gzip).unwrap();
-        assert_eq!(spans, [Span { compressed: 0..plain.len() as u64, decoded: None, bzip2: None }]);
+        assert_eq!(
+            spans,
+            [Span { compressed: 0..plain.len() as u64, decoded: None, rebuilt: None }]
+        );
     }
 
     #[test]
