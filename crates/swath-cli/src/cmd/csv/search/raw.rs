@@ -60,9 +60,18 @@ impl RawJob<'_> {
         dialect: &WriterBuilder,
         emitter: &mut Emitter<'_, impl Write>,
     ) -> io::Result<anyhow::Result<u64>> {
-        // A local file or a remote object, read by ranges.
-        let (file, len) = match swath::range::open_ranged(path) {
-            Ok(opened) => opened,
+        // A local file or a remote object, read by ranges, opened as the
+        // parallel reader opened it (Source::open): the bytes searched are
+        // the bytes it scanned, whatever Source::open makes of the path.
+        let opened = swath::Source::open(path).and_then(|src| {
+            let file = src.shared_ranged_source()?;
+            Ok(file.zip(src.len()))
+        });
+        let (file, len) = match opened {
+            Ok(Some(opened)) => opened,
+            Ok(None) => {
+                return Ok(Err(anyhow::anyhow!("{}: not readable by ranges", path.display())));
+            }
             Err(e) => return Ok(Err(anyhow::Error::new(e))),
         };
         let mut bounds: Vec<(u64, u64)> = Vec::with_capacity(starts.len());
