@@ -4,7 +4,8 @@
 # tests read from (moto's, see swath-testkit's s3.rs), into a venv under the
 # target directory, and print that venv's python on stdout. .ci/run does:
 #   SWATH_PEER_PYTHON="$(.ci/peers.sh)"; export SWATH_PEER_PYTHON
-# `--bench` also installs what bench/ compares against (Polars, DuckDB CLI).
+# `--bench` also installs what bench/ compares against (Polars, DuckDB CLI,
+# rapidgzip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYARROW=26.0.1
@@ -12,6 +13,7 @@ DUCKDB=2.0.1
 POLARS=2.1.0
 DUCKDB_CLI=1.5.6
 MOTO=5.2.5
+RAPIDGZIP=0.16.2
 
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 venv="$target/peers-venv"
@@ -26,7 +28,7 @@ if ! [ -x "$venv/bin/python" ]; then
 fi
 want=("pyarrow==$PYARROW" "duckdb==$DUCKDB" "moto[server]==$MOTO")
 if [ "${1:-}" = "--bench" ]; then
-    want+=("polars==$POLARS" "duckdb-cli==$DUCKDB_CLI")
+    want+=("polars==$POLARS" "duckdb-cli==$DUCKDB_CLI" "rapidgzip==$RAPIDGZIP")
 fi
 if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check "${want[@]}" >&2; then
     echo "peers.sh: pip install ${want[*]} failed" >&2
