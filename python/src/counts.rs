@@ -20,8 +20,8 @@ const CANCEL_EVERY: u64 = 4096;
 /// --
 ///
 /// The number of lines of a file (a final line without a newline counts,
-/// as `swath count`), on every core (`threads=0`). gzip and zstd input
-/// is decoded; `"-"` reads standard input.
+/// as `swath count`), on every core (`threads=0`). Compressed input
+/// (gzip, zstd, bzip2, xz, LZ4, zip) is decoded; `"-"` reads standard input.
 ///
 /// Raises OSError when the file cannot be read.
 #[pyfunction]

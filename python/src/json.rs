@@ -110,7 +110,7 @@ fn builder(
 /// scan_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None, records="auto")
 /// --
 ///
-/// Open a JSON file (gzip and zstd recognised) as a stream of Arrow record
+/// Open a JSON file (compressed input recognised) as a stream of Arrow record
 /// batches, decoded ahead on every core for a regular file. `records`:
 /// where the records are, as the CLI's `--records` (auto, lines, values,
 /// $, or a path of keys such as Records or data.items). The

@@ -531,7 +531,7 @@ impl ArrowReaderBuilder {
         })
     }
 
-    /// A sequential reader of `path` (`-` for stdin; gzip and zstd are
+    /// A sequential reader of `path` (`-` for stdin; compressed input is
     /// decoded), the schema inferred unless given.
     ///
     /// # Errors

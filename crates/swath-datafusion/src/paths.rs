@@ -1,5 +1,5 @@
 //! Where a table's object is on the local file system, and whether it is
-//! compressed (swath decodes gzip and zstd, but cannot split them).
+//! compressed (swath decodes it, but cannot split it).
 
 use std::path::{Path, PathBuf};
 

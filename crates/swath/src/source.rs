@@ -35,10 +35,10 @@ enum Inner {
 }
 
 impl Source {
-    /// Open `path`; `-` means standard input. gzip and zstd inputs are
-    /// recognised by their magic bytes and decoded on a thread of their own
-    /// (see [`crate::decompress`]); use [`Source::open_raw`] to read the
-    /// compressed bytes themselves.
+    /// Open `path`; `-` means standard input. Compressed input (gzip, zstd,
+    /// bzip2, xz, LZ4, a zip member) is recognised by its magic bytes and
+    /// decoded on threads of its own (see [`crate::decompress`]); use
+    /// [`Source::open_raw`] to read the compressed bytes themselves.
     ///
     /// # Errors
     ///
@@ -70,7 +70,7 @@ impl Source {
         Ok(Source { inner, path: Some(path.to_path_buf()), compression: Compression::None })
     }
 
-    /// Standard input, streamed, decompressed when it is gzip or zstd.
+    /// Standard input, streamed, decompressed when it is compressed.
     ///
     /// # Errors
     ///

@@ -15,7 +15,8 @@ Examples:
   swath count --threads 1 a.log b.log  one thread, with a total line
   cat big.log | swath count            stdin, streamed
   swath count --newlines --json x.log  exact `wc -l` semantics, as JSON
-  swath count logs.gz                  gzip and zstd are decoded (by magic bytes)
+  swath count logs.gz                  compressed input is decoded (by magic bytes:
+                                       gzip, zstd, bzip2, xz, lz4, zip)
 
 A final line without a newline is counted (wc -l does not count it; use
 --newlines for wc's answer).")]
@@ -32,7 +33,7 @@ pub struct Args {
     /// Count newline bytes only, exactly like `wc -l`.
     #[arg(long)]
     newlines: bool,
-    /// Count the bytes as they are, without decoding gzip or zstd.
+    /// Count the bytes as they are, without decoding compressed input.
     #[arg(long)]
     no_decompress: bool,
     /// Print one JSON document instead of text.

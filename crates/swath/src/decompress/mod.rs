@@ -179,8 +179,8 @@ impl Compression {
         }
     }
 
-    /// Whether swath decodes this format (gzip and zstd), rather than
-    /// only recognising it.
+    /// Whether swath decodes this format (every one but [`Compression::None`]:
+    /// a zip archive only from a file).
     pub fn is_decoded(self) -> bool {
         !matches!(self, Compression::None)
     }

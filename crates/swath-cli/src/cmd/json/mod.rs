@@ -74,7 +74,7 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
 /// The input and how to read it, for every `json` command.
 #[derive(Debug, Clone, clap::Args)]
 pub struct JsonOpts {
-    /// The file to read (JSON lines; gzip and zstd recognised); `-` (the
+    /// The file to read (JSON lines; compressed input recognised); `-` (the
     /// default) reads standard input.
     #[arg(default_value = "-")]
     file: PathBuf,

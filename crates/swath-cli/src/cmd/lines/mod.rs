@@ -33,12 +33,12 @@ pub fn sidecar_path(file: &Path, given: Option<&PathBuf>) -> PathBuf {
 }
 
 /// What a line command reads: a plain regular file, read by ranges from
-/// anywhere, or a compressed one (gzip, zstd), which has no byte ranges
-/// to start at and is read as its decoded stream.
+/// anywhere, or a compressed one, which has no byte ranges to start at and
+/// is read as its decoded stream.
 pub enum LineInput {
     /// Plain bytes.
     Plain(std::fs::File),
-    /// gzip or zstd: [`swath::Source::open`] decodes it.
+    /// Compressed: [`swath::Source::open`] decodes it.
     Compressed(Compression),
 }
 
@@ -66,6 +66,10 @@ pub fn open_input(path: &Path) -> Result<LineInput> {
 pub fn refuse_compressed(path: &Path, format: Compression, what: &str) -> anyhow::Error {
     let tool = match format {
         Compression::Zstd => "zstd -dc",
+        Compression::Bzip2 => "bzip2 -dc",
+        Compression::Xz => "xz -dc",
+        Compression::Lz4 => "lz4 -dc",
+        Compression::Zip => "unzip -p",
         _ => "gzip -dc",
     };
     anyhow!(
