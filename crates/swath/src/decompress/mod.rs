@@ -1,8 +1,8 @@
 //! Compressed input, recognised by magic bytes (never by file name): gzip,
 //! zstd, bzip2, xz, LZ4 frames, and a zip archive's member ([`zip`]). A
 //! stream is decoded on a thread of its own ([`Decoded`]); a file whose
-//! structure cuts it into spans (BGZF, several zstd frames: [`spans`]) on
-//! every core ([`SpanDecoded`]). Either way the reader gets the bytes in
+//! structure cuts it into spans (BGZF, zstd frames, bzip2 blocks, xz
+//! blocks: [`spans`]) on every core ([`SpanDecoded`]). Either way the reader gets the bytes in
 //! order, and memory stays flat.
 //!
 //! A corrupt or truncated stream is an error that names both offsets, the
