@@ -424,3 +424,40 @@ fn every_command_reads_compressed_input_or_refuses_it_by_name() {
     );
     assert!(checked > 0);
 }
+
+/// `-v` says how a compressed input is decoded: by spans on several
+/// threads, on one thread (a file with one span, `--threads 1`), or as a
+/// stream.
+#[test]
+fn verbose_says_how_compressed_input_is_decoded() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, _) = inputs(dir.path());
+    let bgz = dir.path().join("data.csv.gz");
+    let in_ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    if let Err(e) = tool(&["bgzip", "-c", csv.to_str().unwrap()], dir.path(), &bgz) {
+        assert!(!in_ci, "CI must have bgzip: {e}");
+        eprintln!("!!!!! SKIPPED: no bgzip here ({e}); CI installs it");
+        return;
+    }
+    let note = |args: &[&str], spans: &str, stdin: Option<&Path>| {
+        let mut cmd = Command::new(SWATH);
+        cmd.args(args).env("SWATH_SPAN_BYTES", spans);
+        cmd.stdin(match stdin {
+            Some(p) => Stdio::from(std::fs::File::open(p).unwrap()),
+            None => Stdio::null(),
+        });
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let file = bgz.to_str().unwrap();
+    let err = note(&["csv", "count", "-v", "-t", "2", file], "16384", None);
+    assert!(
+        err.contains("gzip-compressed input,") && err.contains("spans decoded on 2 threads"),
+        "{err}"
+    );
+    let err = note(&["csv", "count", "-v", "-t", "2", file], "1000000000", None);
+    assert!(err.contains("decoded on one thread: its structure gives one span"), "{err}");
+    let err = note(&["csv", "count", "-v", "-t", "2", "-"], "16384", Some(&bgz));
+    assert!(err.contains("decoded on one thread (a stream)"), "{err}");
+}

@@ -22,6 +22,8 @@ pub struct Source {
     inner: Inner,
     path: Option<PathBuf>,
     compression: Compression,
+    /// How a compressed input is decoded, in words.
+    decoding: Option<String>,
 }
 
 enum Inner {
@@ -67,7 +69,12 @@ impl Source {
             // content: read those as streams, to their real end.
             Opened::Stream { file, .. } => Inner::Stream(Box::new(file)),
         };
-        Ok(Source { inner, path: Some(path.to_path_buf()), compression: Compression::None })
+        Ok(Source {
+            inner,
+            path: Some(path.to_path_buf()),
+            compression: Compression::None,
+            decoding: None,
+        })
     }
 
     /// Standard input, streamed, decompressed when it is compressed.
@@ -88,12 +95,17 @@ impl Source {
     /// front to back through `Read`.
     pub fn ranged(src: Arc<dyn ReadAt>, len: u64, name: impl Into<PathBuf>) -> Source {
         let inner = Inner::Ranged { src, len, pos: 0 };
-        Source { inner, path: Some(name.into()), compression: Compression::None }
+        Source { inner, path: Some(name.into()), compression: Compression::None, decoding: None }
     }
 
     /// Any reader, streamed as it is; `name` is used in error messages.
     pub fn from_reader(rdr: impl Read + Send + 'static, name: Option<PathBuf>) -> Source {
-        Source { inner: Inner::Stream(Box::new(rdr)), path: name, compression: Compression::None }
+        Source {
+            inner: Inner::Stream(Box::new(rdr)),
+            path: name,
+            compression: Compression::None,
+            decoding: None,
+        }
     }
 
     /// Recognise a compression format by the first bytes and, if found, replace this
@@ -107,9 +119,9 @@ impl Source {
     /// ([`Compression::unsupported`]); a zip archive whose member cannot
     /// be chosen (several and none named, the error lists them).
     pub fn decompressed(self) -> Result<Source> {
-        let Source { inner, path, compression } = self;
+        let Source { inner, path, compression, decoding } = self;
         if compression != Compression::None {
-            return Ok(Source { inner, path, compression });
+            return Ok(Source { inner, path, compression, decoding });
         }
         let named = |e: io::Error| match &path {
             Some(p) => Error::from(e).with_path(p),
@@ -125,14 +137,16 @@ impl Source {
                 match Compression::detect(&prefix[..n]) {
                     Compression::None => {
                         let inner = Inner::File { file, len };
-                        return Ok(Source { inner, path, compression });
+                        return Ok(Source { inner, path, compression, decoding });
                     }
                     // A file: decoded by spans on every core where its
                     // structure allows.
                     format => {
-                        let decoded = decode_file(format, Arc::new(file), len).map_err(named)?;
+                        let (decoded, how) =
+                            decode_file(format, Arc::new(file), len).map_err(named)?;
                         let inner = Inner::Stream(decoded);
-                        return Ok(Source { inner, path, compression: format });
+                        let decoding = Some(how);
+                        return Ok(Source { inner, path, compression: format, decoding });
                     }
                 }
             }
@@ -142,32 +156,43 @@ impl Source {
                 match Compression::detect(&prefix[..n]) {
                     Compression::None => {
                         let inner = Inner::Ranged { src, len, pos };
-                        return Ok(Source { inner, path, compression });
+                        return Ok(Source { inner, path, compression, decoding });
                     }
                     // A zip archive's member is found by ranges; anything
                     // else is decoded front to back.
                     Compression::Zip => {
-                        let decoded = decode_file(Compression::Zip, src, len).map_err(named)?;
+                        let (decoded, how) =
+                            decode_file(Compression::Zip, src, len).map_err(named)?;
                         let inner = Inner::Stream(decoded);
-                        return Ok(Source { inner, path, compression: Compression::Zip });
+                        let (compression, decoding) = (Compression::Zip, Some(how));
+                        return Ok(Source { inner, path, compression, decoding });
                     }
                     format => (format, Box::new(crate::range::OwnedRange::new(src, 0, len))),
                 }
             }
             Inner::Stream(s) => sniff(s).map_err(named)?,
         };
-        let inner = match format {
-            Compression::None => Inner::Stream(raw),
+        let (inner, decoding) = match format {
+            Compression::None => (Inner::Stream(raw), None),
             Compression::Zip => return Err(named(Compression::Zip.unsupported())),
-            format => Inner::Stream(Box::new(Decoded::spawn(format, raw))),
+            format => {
+                let how = "decoded on one thread (a stream)".to_string();
+                (Inner::Stream(Box::new(Decoded::spawn(format, raw))), Some(how))
+            }
         };
-        Ok(Source { inner, path, compression: format })
+        Ok(Source { inner, path, compression: format, decoding })
     }
 
     /// The compression recognised on this input ([`Compression::None`] for
     /// plain bytes or a source opened raw).
     pub fn compression(&self) -> Compression {
         self.compression
+    }
+
+    /// How a compressed input is decoded, in words ("12 spans decoded on 2
+    /// threads", "decoded on one thread (a stream)"); `None` for plain bytes.
+    pub fn decoding(&self) -> Option<&str> {
+        self.decoding.as_deref()
     }
 
     /// The path, or `None` for standard input.

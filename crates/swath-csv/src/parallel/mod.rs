@@ -540,14 +540,16 @@ impl ParallelReader {
         self.builder.validate()?;
         let src = Source::open(&self.path).map_err(Error::from)?;
         let reason = if self.par.thread_count() <= 1 {
-            Some("one thread")
+            Some("one thread".to_string())
+        } else if let Some(how) = src.decoding() {
+            Some(format!("{}-compressed input, {how}", src.compression().name()))
         } else if src.ranged_source().is_none() {
-            Some("not a regular file (a stream, empty, or compressed)")
+            Some("not a regular file (a stream or empty)".to_string())
         } else {
-            not_parity_safe(&self.builder)
+            not_parity_safe(&self.builder).map(str::to_string)
         };
         if let Some(why) = reason {
-            self.mode = Mode::Sequential(why.to_string());
+            self.mode = Mode::Sequential(why);
             let rdr = Input::whole(&self.builder, src)?;
             return sequential(rdr, self.par.chunk_len(), init, work, consume);
         }

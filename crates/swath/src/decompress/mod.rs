@@ -73,7 +73,8 @@ fn span_target() -> u64 {
 
 /// Decode a compressed file (`src`, `len` bytes, in `format`): on every
 /// core ([`decode_threads`]) when its structure cuts it into spans, else
-/// on one thread of its own.
+/// on one thread of its own. With the reader, how it is decoded, in words
+/// (`-v` says it).
 ///
 /// # Errors
 ///
@@ -86,26 +87,33 @@ pub fn decode_file(
     format: Compression,
     src: Arc<dyn ReadAt>,
     len: u64,
-) -> io::Result<Box<dyn Read + Send>> {
+) -> io::Result<(Box<dyn Read + Send>, String)> {
     if format == Compression::Zip {
         let members = zip::members(&*src, len)?;
         let m = zip::choose(&members, zip_member().as_deref())?;
         let start = zip::data_start(&*src, &m)?;
         let end = start.saturating_add(m.compressed_size);
         let raw = Box::new(crate::range::OwnedRange::new(src, start, end));
-        return Ok(Box::new(Decoded::spawn_decoder(
-            format,
-            decoder::Decoder::zip_member(&m, raw, start),
-        )));
+        let dec = Decoded::spawn_decoder(format, decoder::Decoder::zip_member(&m, raw, start));
+        let how = format!("member {:?} decoded on one thread", m.name);
+        return Ok((Box::new(dec), how));
     }
     let threads = decode_threads();
     if threads > 1 {
         let spans = find_spans_of(&*src, len, format, span_target())?;
         if spans.len() > 1 {
-            return Ok(Box::new(SpanDecoded::spawn(format, src, len, spans, threads)));
+            let how =
+                format!("{} spans decoded on {} threads", spans.len(), threads.min(spans.len()));
+            return Ok((Box::new(SpanDecoded::spawn(format, src, len, spans, threads)), how));
         }
     }
-    Ok(Box::new(Decoded::spawn(format, Box::new(crate::range::OwnedRange::new(src, 0, len)))))
+    let how = if threads > 1 {
+        "decoded on one thread: its structure gives one span"
+    } else {
+        "decoded on one thread"
+    };
+    let raw = Box::new(crate::range::OwnedRange::new(src, 0, len));
+    Ok((Box::new(Decoded::spawn(format, raw)), how.to_string()))
 }
 
 /// How many first bytes [`Compression::detect`] looks at: enough for

@@ -165,7 +165,13 @@ impl JsonOpts {
                 Ok(None) => format!("records: {} (from the first bytes)", b.records_asked()),
                 Err(e) => format!("records: {e}"),
             };
-            eprintln!("swath: {}: {}; {records}", self.name(), b.mode(src));
+            let mode = match src.decoding() {
+                Some(how) => {
+                    format!("{} ({}-compressed, {how})", b.mode(src), src.compression().name())
+                }
+                None => b.mode(src).to_string(),
+            };
+            eprintln!("swath: {}: {mode}; {records}", self.name());
         }
     }
 }
