@@ -143,9 +143,10 @@ pub struct SpanDecoded {
     span: usize,
     base: u64,
     span_base: u64,
-    /// After a span failed: its start and the decoded bytes before it,
-    /// and the decoder that goes on from there front to back.
-    fallback: Option<(u64, u64, Decoded)>,
+    /// After a span failed: the compressed byte decoding restarted at
+    /// (the decoded bytes before it are `span_base`), and the decoder that
+    /// goes on from there front to back.
+    fallback: Option<(u64, Decoded)>,
     current: Vec<u8>,
     pos: usize,
     done: bool,
@@ -225,15 +226,7 @@ impl SpanDecoded {
             }
         }
     }
-}
 
-impl Drop for SpanDecoded {
-    fn drop(&mut self) {
-        self.work.stop.store(true, Ordering::Relaxed);
-    }
-}
-
-impl SpanDecoded {
     /// Span `self.span` failed: stop the workers and decode from its start
     /// to the end of the file on one thread, skipping what was handed out.
     /// A span of blocks taken out of their stream (bzip2, xz) cannot be
@@ -261,7 +254,7 @@ impl SpanDecoded {
             }
             skip -= n as u64;
         }
-        self.fallback = Some((start, start_decoded, dec));
+        self.fallback = Some((start, dec));
         Ok(())
     }
 
@@ -280,6 +273,12 @@ impl SpanDecoded {
     }
 }
 
+impl Drop for SpanDecoded {
+    fn drop(&mut self) {
+        self.work.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 impl Read for SpanDecoded {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if let Some((kind, msg)) = &self.failed {
@@ -287,7 +286,7 @@ impl Read for SpanDecoded {
                 return Err(io::Error::new(*kind, msg.clone()));
             }
         }
-        if let Some((start, _, dec)) = &mut self.fallback {
+        if let Some((start, dec)) = &mut self.fallback {
             if self.pos == self.current.len() {
                 let start = *start;
                 return match dec.read(buf) {
