@@ -55,6 +55,27 @@ enum Format {
     Stored(Raw),
 }
 
+/// `raw` behind the read-ahead, its bytes counted.
+fn counted(raw: Box<dyn Read + Send>) -> Raw {
+    BufReader::with_capacity(RAW_BUFFER, Counted { inner: raw, count: 0 })
+}
+
+impl Format {
+    /// The decoder of every member, frame or stream of `format` in `raw`.
+    fn of(format: Compression, raw: Raw) -> io::Result<Format> {
+        Ok(match format {
+            Compression::Gzip => Format::Gzip(Box::new(flate2::bufread::MultiGzDecoder::new(raw))),
+            Compression::Zstd => Format::Zstd(zstd::stream::read::Decoder::with_buffer(raw)?),
+            Compression::Bzip2 => Format::Bzip2(Box::new(bzip2::bufread::MultiBzDecoder::new(raw))),
+            Compression::Xz => {
+                Format::Xz(Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(raw)))
+            }
+            Compression::Lz4 => Format::Lz4(Box::new(lz4_flex::frame::FrameDecoder::new(raw))),
+            other => return Err(other.unsupported()),
+        })
+    }
+}
+
 impl Decoder {
     /// A decoder of `raw`, which holds `format` from its first byte.
     ///
@@ -68,18 +89,7 @@ impl Decoder {
             Compression::Lz4 => Box::new(super::lz4::Framed::new(raw)),
             _ => raw,
         };
-        let raw: Raw = BufReader::with_capacity(RAW_BUFFER, Counted { inner: raw, count: 0 });
-        let format = match format {
-            Compression::Gzip => Format::Gzip(Box::new(flate2::bufread::MultiGzDecoder::new(raw))),
-            Compression::Zstd => Format::Zstd(zstd::stream::read::Decoder::with_buffer(raw)?),
-            Compression::Bzip2 => Format::Bzip2(Box::new(bzip2::bufread::MultiBzDecoder::new(raw))),
-            Compression::Xz => {
-                Format::Xz(Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(raw)))
-            }
-            Compression::Lz4 => Format::Lz4(Box::new(lz4_flex::frame::FrameDecoder::new(raw))),
-            other => return Err(other.unsupported()),
-        };
-        Ok(Decoder { format, base: 0, check: None })
+        Ok(Decoder { format: Format::of(format, counted(raw))?, base: 0, check: None })
     }
 
     /// A decoder of one zip member's data (`raw`, from compressed byte
@@ -94,13 +104,13 @@ impl Decoder {
         raw: Box<dyn Read + Send>,
         base: u64,
     ) -> io::Result<Decoder> {
-        let raw: Raw = BufReader::with_capacity(RAW_BUFFER, Counted { inner: raw, count: 0 });
+        let raw = counted(raw);
         let format = match m.method {
             0 => Format::Stored(raw),
             8 => Format::Deflate(Box::new(flate2::bufread::DeflateDecoder::new(raw))),
-            12 => Format::Bzip2(Box::new(bzip2::bufread::MultiBzDecoder::new(raw))),
-            93 => Format::Zstd(zstd::stream::read::Decoder::with_buffer(raw)?),
-            95 => Format::Xz(Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(raw))),
+            12 => Format::of(Compression::Bzip2, raw)?,
+            93 => Format::of(Compression::Zstd, raw)?,
+            95 => Format::of(Compression::Xz, raw)?,
             _ => return Err(Compression::Zip.unsupported()),
         };
         Ok(Decoder { format, base, check: Some(super::zip::Check::new(m)) })
