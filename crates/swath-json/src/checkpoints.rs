@@ -71,6 +71,7 @@ impl RecordPlan {
             dialect: dialect(&self.shape),
             records: self.records,
             checkpoints: self.checkpoints.clone(),
+            gzip: None,
         }
     }
 

@@ -142,8 +142,13 @@ impl Source {
                     // A file: decoded by spans on every core where its
                     // structure allows.
                     format => {
+                        // A gzip file's checkpoints, from a fresh sidecar.
+                        let gzip_index = match (&path, format) {
+                            (Some(p), Compression::Gzip) => crate::index::load_gzip_index(p, &file),
+                            _ => None,
+                        };
                         let (decoded, how) =
-                            decode_file(format, Arc::new(file), len).map_err(named)?;
+                            decode_file(format, Arc::new(file), len, gzip_index).map_err(named)?;
                         let inner = Inner::Stream(decoded);
                         let decoding = Some(how);
                         return Ok(Source { inner, path, compression: format, decoding });
@@ -162,7 +167,7 @@ impl Source {
                     // else is decoded front to back.
                     Compression::Zip => {
                         let (decoded, how) =
-                            decode_file(Compression::Zip, src, len).map_err(named)?;
+                            decode_file(Compression::Zip, src, len, None).map_err(named)?;
                         let inner = Inner::Stream(decoded);
                         let (compression, decoding) = (Compression::Zip, Some(how));
                         return Ok(Source { inner, path, compression, decoding });

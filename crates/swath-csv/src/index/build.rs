@@ -36,5 +36,6 @@ pub fn index_csv(b: &ReaderBuilder, path: impl AsRef<Path>, interval: u64) -> Re
         dialect: super::dialect_string(b),
         records: plan.records(),
         checkpoints,
+        gzip: None,
     })
 }

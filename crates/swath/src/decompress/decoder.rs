@@ -53,6 +53,9 @@ enum Format {
     Deflate(Box<flate2::bufread::DeflateDecoder<Raw>>),
     /// A zip member stored as it is.
     Stored(Raw),
+    /// Bytes already decoded by a reader of their own (a span of an
+    /// indexed gzip file).
+    Decoding(Box<dyn Read + Send>),
 }
 
 /// `raw` behind the read-ahead, its bytes counted.
@@ -116,7 +119,13 @@ impl Decoder {
         Ok(Decoder { format, base, check: Some(super::zip::Check::new(m)) })
     }
 
-    /// Compressed bytes consumed so far (from the start of the input).
+    /// A decoder that passes on what `decoding` decodes.
+    pub(super) fn decoding(decoding: Box<dyn Read + Send>) -> Decoder {
+        Decoder { format: Format::Decoding(decoding), base: 0, check: None }
+    }
+
+    /// Compressed bytes consumed so far (from the start of the input; 0
+    /// for a reader of its own, which says its offsets in its errors).
     pub(super) fn consumed(&self) -> u64 {
         self.base
             + match &self.format {
@@ -127,6 +136,7 @@ impl Decoder {
                 Format::Lz4(d) => consumed(d.get_ref()),
                 Format::Deflate(d) => consumed(d.get_ref()),
                 Format::Stored(d) => consumed(d),
+                Format::Decoding(_) => 0,
             }
     }
 
@@ -139,6 +149,7 @@ impl Decoder {
             Format::Lz4(d) => d.read(buf),
             Format::Deflate(d) => d.read(buf),
             Format::Stored(d) => d.read(buf),
+            Format::Decoding(d) => d.read(buf),
         }?;
         if let Some(check) = &mut self.check {
             check.update(&buf[..n])?;

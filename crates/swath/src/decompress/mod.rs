@@ -18,6 +18,8 @@ use crate::read_at::ReadAt;
 
 pub mod bzip2_blocks;
 mod decoder;
+pub mod gzip_index;
+mod inflate;
 mod lz4;
 mod spanned;
 pub mod spans;
@@ -72,8 +74,9 @@ fn span_target() -> u64 {
 }
 
 /// Decode a compressed file (`src`, `len` bytes, in `format`): on every
-/// core ([`decode_threads`]) when its structure cuts it into spans, else
-/// on one thread of its own. With the reader, how it is decoded, in words
+/// core ([`decode_threads`]) when its structure cuts it into spans, or a
+/// gzip file when `gzip_index` (its checkpoints, from its sidecar) does,
+/// else on one thread of its own. With the reader, how it is decoded, in words
 /// (`-v` says it).
 ///
 /// # Errors
@@ -87,6 +90,7 @@ pub fn decode_file(
     format: Compression,
     src: Arc<dyn ReadAt>,
     len: u64,
+    gzip_index: Option<gzip_index::GzipIndex>,
 ) -> io::Result<(Box<dyn Read + Send>, String)> {
     if format == Compression::Zip {
         let members = zip::members(&*src, len)?;
@@ -104,6 +108,15 @@ pub fn decode_file(
         if spans.len() > 1 {
             let how =
                 format!("{} spans decoded on {} threads", spans.len(), threads.min(spans.len()));
+            return Ok((Box::new(SpanDecoded::spawn(format, src, len, spans, threads)), how));
+        }
+        if let Some(index) = gzip_index.filter(|i| !i.checkpoints.is_empty()) {
+            let spans = spans::gzip_index_spans(&Arc::new(index), len);
+            let how = format!(
+                "{} spans from its index decoded on {} threads",
+                spans.len(),
+                threads.min(spans.len())
+            );
             return Ok((Box::new(SpanDecoded::spawn(format, src, len, spans, threads)), how));
         }
     }

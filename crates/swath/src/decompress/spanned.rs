@@ -85,29 +85,9 @@ impl Work {
     /// Decode one span into `tx`; false when the reader is gone or the
     /// span failed.
     fn decode(&self, span: &Span, tx: &SyncSender<Piece>) -> bool {
-        let raw: Box<dyn Read + Send> = match &span.rebuilt {
-            // bzip2 blocks at bit offsets: a stream of their own.
-            Some(Rebuilt::Bzip2(run)) => match super::bzip2_blocks::synthesize(&*self.src, run) {
-                Ok(stream) => Box::new(io::Cursor::new(stream)),
-                Err(_) => {
-                    let _ = tx.send(Piece::Failed);
-                    return false;
-                }
-            },
-            // xz blocks: their stream's header, a new index and footer.
-            Some(Rebuilt::Xz(run)) => run.reader(Arc::clone(&self.src)),
-            None => Box::new(OwnedRange::new(
-                Arc::clone(&self.src),
-                span.compressed.start,
-                span.compressed.end,
-            )),
-        };
-        let mut dec = match Decoder::new(self.format, raw) {
-            Ok(d) => d,
-            Err(_) => {
-                let _ = tx.send(Piece::Failed);
-                return false;
-            }
+        let Ok(mut dec) = self.decoder(span) else {
+            let _ = tx.send(Piece::Failed);
+            return false;
         };
         loop {
             if self.stop.load(Ordering::Relaxed) {
@@ -131,6 +111,32 @@ impl Work {
                 return tx.send(Piece::End).is_ok();
             }
         }
+    }
+}
+
+impl Work {
+    /// The decoder of one span.
+    fn decoder(&self, span: &Span) -> io::Result<Decoder> {
+        let raw: Box<dyn Read + Send> = match &span.rebuilt {
+            // bzip2 blocks at bit offsets: a stream of their own.
+            Some(Rebuilt::Bzip2(run)) => {
+                Box::new(io::Cursor::new(super::bzip2_blocks::synthesize(&*self.src, run)?))
+            }
+            // xz blocks: their stream's header, a new index and footer.
+            Some(Rebuilt::Xz(run)) => run.reader(Arc::clone(&self.src)),
+            // gzip between two checkpoints of its index.
+            Some(Rebuilt::Gzip { index, k }) => {
+                let src = Arc::clone(&self.src);
+                let resumed = super::gzip_index::Resumed::new(src, self.len, index, *k)?;
+                return Ok(Decoder::decoding(Box::new(resumed)));
+            }
+            None => Box::new(OwnedRange::new(
+                Arc::clone(&self.src),
+                span.compressed.start,
+                span.compressed.end,
+            )),
+        };
+        Decoder::new(self.format, raw)
     }
 }
 

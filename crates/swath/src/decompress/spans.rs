@@ -25,8 +25,10 @@
 
 use std::io;
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::bzip2_blocks::{find_runs, BlockRun};
+use super::gzip_index::GzipIndex;
 use super::xz_blocks::XzRun;
 use super::Compression;
 use crate::read_at::{read_full_at, ReadAt};
@@ -59,6 +61,33 @@ pub enum Rebuilt {
     Bzip2(BlockRun),
     /// xz blocks ([`XzRun::reader`]).
     Xz(XzRun),
+    /// The stretch of a gzip file between two checkpoints of its index
+    /// (span `k`: from checkpoint `k - 1`, or the top, to checkpoint `k`,
+    /// or the end), decoded by [`super::gzip_index::Resumed`].
+    Gzip {
+        /// The file's checkpoints.
+        index: Arc<GzipIndex>,
+        /// Which span.
+        k: usize,
+    },
+}
+
+/// The spans of a gzip file from its index: one more than its
+/// checkpoints.
+pub fn gzip_index_spans(index: &Arc<GzipIndex>, len: u64) -> Vec<Span> {
+    let bits = index.checkpoints.iter().map(|c| c.bit);
+    let starts: Vec<u64> = std::iter::once(0).chain(bits.map(|b| b / 8)).collect();
+    let outs: Vec<u64> = std::iter::once(0)
+        .chain(index.checkpoints.iter().map(|c| c.out))
+        .chain([index.decoded_len])
+        .collect();
+    (0..starts.len())
+        .map(|k| Span {
+            compressed: starts[k]..starts.get(k + 1).copied().unwrap_or(len),
+            decoded: Some(outs[k + 1].saturating_sub(outs[k])),
+            rebuilt: Some(Rebuilt::Gzip { index: Arc::clone(index), k }),
+        })
+        .collect()
 }
 
 /// One member or frame found by the walk.

@@ -1,14 +1,18 @@
 //! The sidecar's text format (documented in `docs/index-format.md`): a
 //! header of `key value` lines, one `byte record line` line per
-//! checkpoint, and an `end` line, so a truncated sidecar is an error, not
-//! an index with fewer checkpoints.
+//! checkpoint, for a gzip file its gzip checkpoints, and an `end` line, so
+//! a truncated sidecar is an error, not an index with fewer checkpoints.
 
 use std::io::{self, BufRead, Write};
 
-use super::{Checkpoint, FileIdentity, Index, IndexKind};
+use super::{base64, Checkpoint, FileIdentity, Index, IndexKind};
+use crate::decompress::gzip_index::{GzCheckpoint, GzipIndex};
 
 /// The first line of every sidecar.
-pub const MAGIC: &str = "swath-index 2";
+pub const MAGIC: &str = "swath-index 3";
+
+/// The format before gzip checkpoints, read as well (it has none).
+const MAGIC_2: &str = "swath-index 2";
 
 /// Write `index` to `out`.
 ///
@@ -30,6 +34,19 @@ pub fn write_index(index: &Index, mut out: impl Write) -> io::Result<()> {
     for c in &index.checkpoints {
         writeln!(out, "{} {} {}", c.byte, c.record, c.line)?;
     }
+    if let Some(gz) = &index.gzip {
+        writeln!(
+            out,
+            "gzip-checkpoints {} spacing {} decoded {}",
+            gz.checkpoints.len(),
+            gz.spacing,
+            gz.decoded_len
+        )?;
+        for c in &gz.checkpoints {
+            let window = base64::encode(&c.window);
+            writeln!(out, "{} {} {} {:08x} {window}", c.bit, c.out, c.member_out, c.crc)?;
+        }
+    }
     writeln!(out, "end")?;
     out.flush()
 }
@@ -49,11 +66,11 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
         }
     };
     let (n, magic) = next("its first line")?;
-    if magic != MAGIC {
+    if magic != MAGIC && magic != MAGIC_2 {
         if let Some(v) = magic.strip_prefix("swath-index ") {
             return Err(bad(
                 n,
-                &format!("format {v}, and this swath reads format 2: index the file again"),
+                &format!("format {v}, and this swath reads formats 2 and 3: index the file again"),
             ));
         }
         return Err(bad(n, &format!("not a swath index (want {MAGIC:?}, found {magic:?})")));
@@ -97,12 +114,58 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
     if checkpoints.first().is_none_or(|c| *c != Checkpoint { byte: 0, record: 1, line: 1 }) {
         return Err(bad(0, "the first checkpoint is not the top of the file (0 1 1)"));
     }
-    let (n, end) = next("its end line")?;
+    let (mut n, mut end) = next("its end line")?;
+    let mut gzip = None;
+    if let Some(header) = end.strip_prefix("gzip-checkpoints ") {
+        gzip = Some(read_gzip(n, header, len, &mut next)?);
+        (n, end) = next("its end line")?;
+    }
     if end != "end" {
         return Err(bad(n, "no end line after the checkpoints"));
     }
     let identity = FileIdentity { len, mtime_sec, mtime_nsec, ctime_sec, ctime_nsec, inode, hash };
-    Ok(Index { kind, identity, dialect, records, checkpoints })
+    Ok(Index { kind, identity, dialect, records, checkpoints, gzip })
+}
+
+/// The gzip section after its `gzip-checkpoints N spacing S decoded L`
+/// line (`header` is what follows `gzip-checkpoints `). Checked for order
+/// and bounds only: whether a checkpoint fits the file is checked where it
+/// is used ([`crate::decompress::gzip_index::Resumed`]).
+fn read_gzip(n: usize, header: &str, len: u64, next: &mut Next<'_>) -> io::Result<GzipIndex> {
+    let words: Vec<&str> = header.split(' ').collect();
+    let (count, spacing, decoded_len) = match words[..] {
+        [count, "spacing", spacing, "decoded", decoded] => {
+            match (count.parse::<u64>(), spacing.parse::<u64>(), decoded.parse::<u64>()) {
+                (Ok(c), Ok(s), Ok(d)) => (c, s, d),
+                _ => return Err(bad(n, "gzip-checkpoints is not N spacing S decoded L")),
+            }
+        }
+        _ => return Err(bad(n, "gzip-checkpoints is not N spacing S decoded L")),
+    };
+    let mut checkpoints: Vec<GzCheckpoint> = Vec::with_capacity(count.min(1 << 16) as usize);
+    for _ in 0..count {
+        let (n, l) = next("a gzip checkpoint")?;
+        let mut it = l.split(' ');
+        let mut num = || it.next().and_then(|w| w.parse::<u64>().ok());
+        let (bit, out, member_out) = match (num(), num(), num()) {
+            (Some(b), Some(o), Some(m)) => (b, o, m),
+            _ => return Err(bad(n, "a gzip checkpoint is not BIT OUT MEMBER-OUT CRC WINDOW")),
+        };
+        let rest: Vec<&str> = l.split(' ').skip(3).collect();
+        let (crc, window) = match rest[..] {
+            [crc, window] => match (u32::from_str_radix(crc, 16), base64::decode(window)) {
+                (Ok(c), Some(w)) => (c, w),
+                _ => return Err(bad(n, "a gzip checkpoint's CRC or window does not read")),
+            },
+            _ => return Err(bad(n, "a gzip checkpoint is not BIT OUT MEMBER-OUT CRC WINDOW")),
+        };
+        let in_order = checkpoints.last().is_none_or(|p| p.bit < bit && p.out < out);
+        if !in_order || bit / 8 >= len || out > decoded_len || member_out > out {
+            return Err(bad(n, "gzip checkpoints out of order or past the file's end"));
+        }
+        checkpoints.push(GzCheckpoint { bit, out, member_out, crc, window });
+    }
+    Ok(GzipIndex { spacing, decoded_len, checkpoints })
 }
 
 fn bad(line: usize, msg: &str) -> io::Error {
@@ -163,7 +226,20 @@ mod tests {
                 Checkpoint { byte: 0, record: 1, line: 1 },
                 Checkpoint { byte: 40, record: 4, line: 6 },
             ],
+            gzip: None,
         }
+    }
+
+    fn with_gzip() -> Index {
+        let gzip = GzipIndex {
+            spacing: 16,
+            decoded_len: 90,
+            checkpoints: vec![
+                GzCheckpoint { bit: 83, out: 20, member_out: 20, crc: 0xdead, window: vec![1, 2] },
+                GzCheckpoint { bit: 400, out: 60, member_out: 5, crc: 7, window: vec![] },
+            ],
+        };
+        Index { gzip: Some(gzip), ..sample() }
     }
 
     #[test]
@@ -171,6 +247,34 @@ mod tests {
         let mut out = Vec::new();
         write_index(&sample(), &mut out).unwrap();
         assert_eq!(read_index(&out[..]).unwrap(), sample());
+        let mut out = Vec::new();
+        write_index(&with_gzip(), &mut out).unwrap();
+        assert_eq!(read_index(&out[..]).unwrap(), with_gzip());
+    }
+
+    #[test]
+    fn the_previous_format_reads_without_gzip_checkpoints() {
+        let mut out = Vec::new();
+        write_index(&sample(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap().replace(MAGIC, MAGIC_2);
+        assert_eq!(read_index(text.as_bytes()).unwrap(), sample());
+    }
+
+    #[test]
+    fn damaged_gzip_checkpoints_are_an_error() {
+        let mut out = Vec::new();
+        write_index(&with_gzip(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for (from, to) in [
+            ("400 60", "80 60"),                // out of order
+            ("400 60", "900 60"),               // past the file's end
+            ("0000dead AQI=", "0000dead A!I="), // a window that is not base64
+            ("gzip-checkpoints 2", "gzip-checkpoints 3"),
+        ] {
+            assert!(text.contains(from), "{from}");
+            let bad = text.replace(from, to);
+            assert!(read_index(bad.as_bytes()).is_err(), "{from} -> {to}");
+        }
     }
 
     #[test]

@@ -64,6 +64,7 @@ pub fn index_lines(path: &Path, interval: u64, threads: usize) -> Result<Index> 
         dialect: String::new(),
         records: line - 1 + unterminated,
         checkpoints,
+        gzip: None,
     })
 }
 

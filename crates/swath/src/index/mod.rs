@@ -16,6 +16,7 @@
 //! - [`format`](mod@format): writing and reading the sidecar.
 //! - [`lines`]: the index of a line file, made in one parallel pass.
 
+mod base64;
 pub mod format;
 pub mod identity;
 pub mod lines;
@@ -75,6 +76,9 @@ pub struct Index {
     pub records: u64,
     /// Checkpoints in file order, the first at byte 0.
     pub checkpoints: Vec<Checkpoint>,
+    /// For a gzip file: where decoding can start in it (its checkpoints
+    /// above are then offsets in its decoded bytes).
+    pub gzip: Option<crate::decompress::gzip_index::GzipIndex>,
 }
 
 /// The default sidecar of `file`: `FILE.swathidx` beside it.
@@ -166,4 +170,23 @@ pub fn load_index(
         None => Loaded::Fresh(index),
         Some(why) => Loaded::Stale(why),
     })
+}
+
+/// The gzip checkpoints of the sidecar beside `path` (`FILE.swathidx`),
+/// when it has them and still fits `file`, whatever kind of index it is;
+/// `None` otherwise (no sidecar, a stale one, one that does not read).
+/// The checkpoints themselves are checked as they are used
+/// ([`crate::decompress::gzip_index`]).
+pub fn load_gzip_index(
+    path: &Path,
+    file: &std::fs::File,
+) -> Option<crate::decompress::gzip_index::GzipIndex> {
+    let sidecar = std::fs::File::open(default_index_path(path)).ok()?;
+    let index = format::read_index(std::io::BufReader::new(sidecar)).ok()?;
+    let gzip = index.gzip?;
+    let now = FileIdentity::of(file).ok()?;
+    match index.identity.differs(&now) {
+        None => Some(gzip),
+        Some(_) => None,
+    }
 }
