@@ -3,7 +3,7 @@
 # from its kept inputs, and print per target the executions, the time, the
 # coverage and the corpus: the figures docs/fuzzing.md records.
 #
-#   bash fuzz/run.sh --seconds 20                       CI's smoke run
+#   bash fuzz/run.sh --seconds 10                       CI's smoke run
 #   bash fuzz/run.sh --seconds 1800 --runs 10000000     the campaign: each
 #                    target until 10M executions or 30 min, whichever first
 #   bash fuzz/run.sh --seconds 60 split_plan arrow_values   some targets

@@ -29,6 +29,12 @@ struct Doc<'a> {
     checkpoints: usize,
     /// The most bytes a command reads from a checkpoint to find a record.
     largest_gap_bytes: u64,
+    /// A gzip file's decoded length and the checkpoints its decoding can
+    /// start at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decoded_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gzip_checkpoints: Option<usize>,
 }
 
 /// Say what was written: checkpoints, records, coverage.
@@ -42,9 +48,22 @@ pub fn report(index: &Index, target: &std::path::Path, json: bool) -> Result<()>
             records: index.records,
             checkpoints: index.checkpoints.len(),
             largest_gap_bytes: index.largest_gap(),
+            decoded_bytes: index.gzip.as_ref().map(|g| g.decoded_len),
+            gzip_checkpoints: index.gzip.as_ref().map(|g| g.checkpoints.len()),
         };
         serde_json::to_writer(&mut out, &doc)?;
         writeln!(out)?;
+    } else if let Some(gz) = &index.gzip {
+        writeln!(
+            out,
+            "{name}: {} checkpoints over {} decoded bytes ({} records), at most {} bytes apart; \
+             {} gzip checkpoints (decoding starts at any of them, on every core)",
+            index.checkpoints.len(),
+            gz.decoded_len,
+            index.records,
+            index.largest_gap(),
+            gz.checkpoints.len()
+        )?;
     } else {
         writeln!(
             out,

@@ -18,7 +18,8 @@
 //! and one of two, which must be refused, naming the format (no
 //! --member). A missing compressor fails the test in CI and skips that
 //! copy loudly elsewhere. BGZF and several zstd
-//! frames are decoded by spans on several threads (small spans here).
+//! frames are decoded by spans on several threads (small spans here), and
+//! so is a gzip file indexed by `swath index`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +40,10 @@ enum Expect {
     SameOrRefuse,
     /// A refusal that names the format (the lab measures plain files).
     Refuse,
+    /// `swath index`: a gzip file's own index (its compressed length and
+    /// identity, with gzip checkpoints) over the plain file's records, or
+    /// a refusal that names the format.
+    IndexOrRefuse,
 }
 
 /// Which input a command reads.
@@ -77,8 +82,11 @@ fn how_to_run(cmd: &str) -> Vec<Run> {
         "csv to-arrow" | "json to-arrow" => {
             vec![run(input, &["{file}", "-o", "{out}/o.arrow"], SameOrRefuse)]
         }
-        "csv index" | "index" => {
+        "csv index" => {
             vec![run(Csv, &["{file}", "--index-file", "{out}/i.swathidx"], SameOrRefuse)]
+        }
+        "index" => {
+            vec![run(Csv, &["{file}", "--index-file", "{out}/i.swathidx"], IndexOrRefuse)]
         }
         "csv split" | "split" => {
             vec![run(Csv, &["{file}", "-n", "3", "-o", "{out}"], SameOrRefuse)]
@@ -208,7 +216,23 @@ impl Copy {
             }
             _ => vec![src.to_str().unwrap()],
         };
-        tool(&[self.args, &input].concat(), dir, out)
+        tool(&[self.args, &input].concat(), dir, out)?;
+        if self.name == "gzip-indexed" {
+            let o = swath(&["index".to_string(), out.to_str().unwrap().to_string()]);
+            assert!(o.status.success(), "swath index: {}", String::from_utf8_lossy(&o.stderr));
+            let mut sidecar = out.as_os_str().to_owned();
+            sidecar.push(".swathidx");
+            let text = std::fs::read_to_string(&sidecar).unwrap();
+            let n: usize = text
+                .lines()
+                .find_map(|l| l.strip_prefix("gzip-checkpoints "))
+                .and_then(|l| l.split(' ').next()?.parse().ok())
+                .expect("a gzip section");
+            // At least two spans (JSON lines repeat enough that gzip's
+            // blocks hold some 200 KiB of them).
+            assert!(n >= 1, "{n} gzip checkpoints in {}", sidecar.to_string_lossy());
+        }
+        Ok(())
     }
 }
 
@@ -253,6 +277,10 @@ fn copies() -> Vec<Copy> {
         copy("gzip", "gzip", true, &["gzip", "-c"], false),
         copy("gzip-members", "gzip", true, &["gzip", "-c"], true),
         copy("bgzip", "gzip", true, &["bgzip", "-c"], false),
+        // Indexed by `swath index` (FILE.swathidx beside it, with gzip
+        // checkpoints): decoded by spans from its index. --rsyncable makes
+        // blocks end more often, so this small file has checkpoints.
+        copy("gzip-indexed", "gzip", true, &["gzip", "--rsyncable", "-c"], false),
         copy("zstd", "zstd", true, &["zstd", "-q", "-c"], false),
         copy("zstd-frames", "zstd", true, &["zstd", "-q", "-c"], true),
         copy("pzstd", "zstd", true, &["pzstd", "-q", "-p", "2", "-c"], false),
@@ -376,7 +404,7 @@ fn every_command_reads_compressed_input_or_refuses_it_by_name() {
         for (k, r) in how_to_run(cmd).iter().enumerate() {
             let plain = if r.input == Input::Csv { &csv } else { &json };
             let base = dir.path().join(format!("out-{}-{k}", cmd.replace(' ', "-")));
-            let want = (r.expect == Expect::SameOrRefuse).then(|| {
+            let want = (r.expect != Expect::Refuse).then(|| {
                 let (a, err) = answer(cmd, r, plain, plain, &base.join("plain"));
                 assert_eq!(a.code, 0, "swath {cmd} on the plain file failed: {err}");
                 a
@@ -390,8 +418,25 @@ fn every_command_reads_compressed_input_or_refuses_it_by_name() {
                 let names = err.contains(&format!("{} input", c.format))
                     || err.contains(&format!("{}-compressed", c.format));
                 let refused = got.code != 0 && names && got.outputs.is_empty();
-                let ok = match (&want, c.decoded) {
-                    (Some(want), true) => got == *want || refused,
+                let ok = match (&want, c.decoded, r.expect) {
+                    (Some(want), true, Expect::IndexOrRefuse) => {
+                        let records = |a: &Answer| {
+                            a.stdout
+                                .split(" records")
+                                .next()
+                                .map(|s| s.rsplit('(').next().map(str::to_string))
+                        };
+                        let sidecar = got
+                            .outputs
+                            .get("i.swathidx")
+                            .map(|b| String::from_utf8_lossy(b).to_string());
+                        let indexed = c.format == "gzip"
+                            && got.code == 0
+                            && records(&got) == records(want)
+                            && sidecar.is_some_and(|t| t.contains("\ngzip-checkpoints "));
+                        indexed || refused
+                    }
+                    (Some(want), true, _) => got == *want || refused,
                     _ => refused,
                 };
                 if !ok {
@@ -460,4 +505,14 @@ fn verbose_says_how_compressed_input_is_decoded() {
     assert!(err.contains("decoded on one thread: its structure gives one span"), "{err}");
     let err = note(&["csv", "count", "-v", "-t", "2", "-"], "16384", Some(&bgz));
     assert!(err.contains("decoded on one thread (a stream)"), "{err}");
+
+    // An ordinary gzip file, once `swath index` has written its sidecar.
+    let gz = dir.path().join("plain.csv.gz");
+    tool(&["gzip", "--rsyncable", "-c", csv.to_str().unwrap()], dir.path(), &gz).unwrap();
+    let file = gz.to_str().unwrap();
+    let err = note(&["csv", "count", "-v", "-t", "2", file], "16384", None);
+    assert!(err.contains("decoded on one thread: its structure gives one span"), "{err}");
+    note(&["index", file], "16384", None);
+    let err = note(&["csv", "count", "-v", "-t", "2", file], "16384", None);
+    assert!(err.contains("spans from its index decoded on 2 threads"), "{err}");
 }

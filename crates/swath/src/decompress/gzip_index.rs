@@ -52,12 +52,13 @@ pub struct GzipIndex {
 }
 
 /// Decoded bytes between checkpoints: the decoded size of a span
-/// ([`super::spans::SPAN_DECODED`]), more for large files so that an
-/// index keeps at most about 4,096 windows.
+/// ([`super::spans::SPAN_DECODED`], or what `SWATH_SPAN_BYTES` sets for
+/// tests), more for large files so that an index keeps at most about
+/// 4,096 windows.
 pub fn spacing_for(compressed_len: u64) -> u64 {
     // gzip compresses text some 4 to 8 times; aim at the middle.
     let decoded_guess = compressed_len.saturating_mul(5);
-    (decoded_guess / 4096).max(super::spans::SPAN_DECODED)
+    (decoded_guess / 4096).max(super::span_target())
 }
 
 fn deflate_window(window: &[u8]) -> Vec<u8> {

@@ -68,6 +68,60 @@ pub fn index_lines(path: &Path, interval: u64, threads: usize) -> Result<Index> 
     })
 }
 
+/// Index a gzip file's lines in one front-to-back read, with its gzip
+/// checkpoints ([`crate::decompress::gzip_index`]): the line checkpoints
+/// are offsets in its decoded bytes, one per `interval` of them.
+///
+/// # Errors
+///
+/// An I/O error or a decoding error (with its offsets), naming the path.
+pub fn index_gzip_lines(path: &Path, interval: u64) -> Result<Index> {
+    use crate::decompress::gzip_index::{spacing_for, Indexer};
+    use std::io::Read;
+    let with_path = |e: std::io::Error| Error::from(e).with_path(path);
+    let file = File::open(path).map_err(with_path)?;
+    let identity = FileIdentity::of(&file).map_err(with_path)?;
+    let interval = interval.max(1);
+    let raw = crate::range::OwnedRange::new(std::sync::Arc::new(file), 0, identity.len);
+    let mut decoded = Indexer::new(raw, spacing_for(identity.len));
+    let mut buf = vec![0u8; 1 << 20];
+    let mut checkpoints = vec![Checkpoint { byte: 0, record: 1, line: 1 }];
+    // Decoded bytes and lines before `buf`; the next checkpoint is the
+    // first line start at or after `next`.
+    let (mut at, mut line, mut next, mut last) = (0u64, 1u64, interval, b'\n');
+    loop {
+        let n = decoded.read(&mut buf).map_err(with_path)?;
+        if n == 0 {
+            break;
+        }
+        let block = &buf[..n];
+        for i in memchr::memchr_iter(b'\n', block) {
+            let start = at + i as u64 + 1;
+            line += 1;
+            if start >= next {
+                checkpoints.push(Checkpoint { byte: start, record: line, line });
+                next = start + interval;
+            }
+        }
+        at += n as u64;
+        last = block[n - 1];
+    }
+    // A checkpoint at the very end is no line start.
+    if checkpoints.last().is_some_and(|c| c.byte == at && at > 0) {
+        checkpoints.pop();
+    }
+    let gzip = decoded.finish().expect("read to the end");
+    let unterminated = u64::from(at > 0 && last != b'\n');
+    Ok(Index {
+        kind: IndexKind::Lines,
+        identity,
+        dialect: String::new(),
+        records: line - 1 + unterminated,
+        checkpoints,
+        gzip: Some(gzip),
+    })
+}
+
 fn piece(file: &File, r: std::ops::Range<u64>, buf: &mut [u8]) -> std::io::Result<Piece> {
     let from = r.start.saturating_sub(1);
     let mut newlines = 0;
@@ -142,6 +196,37 @@ mod tests {
                     .collect::<std::collections::BTreeSet<_>>()
                     .len();
                 assert_eq!(idx.checkpoints.len(), want.max(1), "case {case} {interval}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_gzip_files_checkpoints_are_line_starts_of_its_decoded_bytes() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.gz");
+        let mut rng = swath_testkit::Rng::new(11);
+        for case in 0..40 {
+            let len = rng.index(300);
+            let data = rng.bytes(len, b"ab\n\n\r");
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+            enc.write_all(&data).unwrap();
+            std::fs::write(&p, enc.finish().unwrap()).unwrap();
+            let starts = naive(&data);
+            for interval in [1, 2, 3, 7, 64] {
+                let idx = index_gzip_lines(&p, interval).unwrap();
+                let lines = data.iter().filter(|&&b| b == b'\n').count() as u64
+                    + u64::from(data.last().is_some_and(|&b| b != b'\n'));
+                assert_eq!(idx.records, lines, "case {case}");
+                assert_eq!(idx.gzip.as_ref().unwrap().decoded_len, data.len() as u64);
+                assert_eq!(idx.checkpoints[0], Checkpoint { byte: 0, record: 1, line: 1 });
+                for w in idx.checkpoints.windows(2) {
+                    assert!(w[1].byte >= w[0].byte + interval, "case {case} {interval}");
+                }
+                for c in &idx.checkpoints {
+                    assert!(starts.contains(&(c.byte, c.line)), "case {case} {interval}: {c:?}");
+                    assert_eq!(c.record, c.line);
+                }
             }
         }
     }

@@ -124,7 +124,9 @@ impl Index {
     /// command may have to read from a checkpoint at most is the largest
     /// gap between two checkpoints.
     pub fn largest_gap(&self) -> u64 {
-        let ends = self.checkpoints.iter().skip(1).map(|c| c.byte).chain([self.identity.len]);
+        // A gzip file's checkpoints are offsets in its decoded bytes.
+        let len = self.gzip.as_ref().map_or(self.identity.len, |g| g.decoded_len);
+        let ends = self.checkpoints.iter().skip(1).map(|c| c.byte).chain([len]);
         self.checkpoints.iter().zip(ends).map(|(c, e)| e.saturating_sub(c.byte)).max().unwrap_or(0)
     }
 }

@@ -5,14 +5,19 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use swath::Compression;
 
 use crate::sidecar::{report, write_sidecar};
 
 /// Write a checkpoint index of a line file (FILE.swathidx): a line start
-/// every few MiB with its line number.
+/// every few MiB with its line number. For a gzip file, also where its
+/// decoding can start, so that every command then decodes it on every
+/// core.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   swath index big.log                  writes big.log.swathidx
+  swath index big.log.gz               and big.log.gz.swathidx, with gzip checkpoints
+  swath count big.log.gz               then decodes it on every core
   swath sample -n 100 big.log          uses it when it is valid")]
 pub struct Args {
     /// The file to index.
@@ -33,15 +38,23 @@ pub struct Args {
 
 /// Run `swath index`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    if let super::LineInput::Compressed(format) = super::open_input(&args.file)? {
-        return Err(super::refuse_compressed(
-            &args.file,
-            format,
-            "an index holds byte offsets of a plain file",
-        ));
+    let index = match super::open_input(&args.file)? {
+        super::LineInput::Plain(_) => {
+            swath::index::lines::index_lines(&args.file, args.interval as u64, args.threads)
+        }
+        // A gzip file: its lines and its gzip checkpoints, in one read.
+        super::LineInput::Compressed(Compression::Gzip) => {
+            swath::index::lines::index_gzip_lines(&args.file, args.interval as u64)
+        }
+        super::LineInput::Compressed(format) => {
+            return Err(super::refuse_compressed(
+                &args.file,
+                format,
+                "an index holds byte offsets of a plain or gzip file",
+            ));
+        }
     }
-    let index = swath::index::lines::index_lines(&args.file, args.interval as u64, args.threads)
-        .with_context(|| format!("cannot index {}", args.file.display()))?;
+    .with_context(|| format!("cannot index {}", args.file.display()))?;
     let target = super::sidecar_path(&args.file, args.index_file.as_ref());
     write_sidecar(&index, &target)?;
     report(&index, &target, args.json)?;
