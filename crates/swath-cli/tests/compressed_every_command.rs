@@ -218,7 +218,10 @@ impl Copy {
         };
         tool(&[self.args, &input].concat(), dir, out)?;
         if self.name == "gzip-indexed" {
-            let o = swath(&["index".to_string(), out.to_str().unwrap().to_string()]);
+            // Line checkpoints every KiB: most lie past the compressed
+            // length, as in any real gzip file's index.
+            let args = ["index", "--interval", "1K", out.to_str().unwrap()];
+            let o = swath(&args.map(str::to_string));
             assert!(o.status.success(), "swath index: {}", String::from_utf8_lossy(&o.stderr));
             let mut sidecar = out.as_os_str().to_owned();
             sidecar.push(".swathidx");
@@ -512,7 +515,15 @@ fn verbose_says_how_compressed_input_is_decoded() {
     let file = gz.to_str().unwrap();
     let err = note(&["csv", "count", "-v", "-t", "2", file], "16384", None);
     assert!(err.contains("decoded on one thread: its structure gives one span"), "{err}");
-    note(&["index", file], "16384", None);
+    note(&["index", "--interval", "1K", file], "16384", None);
     let err = note(&["csv", "count", "-v", "-t", "2", file], "16384", None);
     assert!(err.contains("spans from its index decoded on 2 threads"), "{err}");
+    // A sidecar that no longer fits is not used, and -v says why.
+    let bytes = std::fs::read(&gz).unwrap();
+    std::fs::write(&gz, [&bytes[..], &bytes[..]].concat()).unwrap();
+    let err = note(&["csv", "count", "-v", "-t", "2", file], "16384", None);
+    assert!(
+        err.contains("its structure gives one span (its index was not used: the file is"),
+        "{err}"
+    );
 }

@@ -143,12 +143,19 @@ impl Source {
                     // structure allows.
                     format => {
                         // A gzip file's checkpoints, from a fresh sidecar.
-                        let gzip_index = match (&path, format) {
+                        let sidecar = match (&path, format) {
                             (Some(p), Compression::Gzip) => crate::index::load_gzip_index(p, &file),
-                            _ => None,
+                            _ => Ok(None),
                         };
-                        let (decoded, how) =
+                        let (gzip_index, unused) = match sidecar {
+                            Ok(index) => (index, None),
+                            Err(why) => (None, Some(why)),
+                        };
+                        let (decoded, mut how) =
                             decode_file(format, Arc::new(file), len, gzip_index).map_err(named)?;
+                        if let Some(why) = unused {
+                            how.push_str(&format!(" (its index was not used: {why})"));
+                        }
                         let inner = Inner::Stream(decoded);
                         let decoding = Some(how);
                         return Ok(Source { inner, path, compression: format, decoding });

@@ -93,7 +93,7 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
     let dialect = field(&mut next, "dialect")?;
     let records = number(&mut next, "records")?;
     let count = number(&mut next, "checkpoints")?;
-    let mut checkpoints = Vec::with_capacity(count.min(1 << 20) as usize);
+    let mut checkpoints: Vec<(usize, Checkpoint)> = Vec::with_capacity(count.min(1 << 20) as usize);
     for _ in 0..count {
         let (n, l) = next("a checkpoint")?;
         let mut it = l.split(' ').map(str::parse::<u64>);
@@ -103,15 +103,15 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
             }
             _ => return Err(bad(n, "a checkpoint is not BYTE RECORD LINE")),
         };
-        let in_order = checkpoints.last().is_none_or(|p: &Checkpoint| {
-            p.byte < c.byte && p.record < c.record && p.line <= c.line
-        });
-        if !in_order || c.byte > len || c.record > records.max(1) {
+        let in_order = checkpoints
+            .last()
+            .is_none_or(|(_, p)| p.byte < c.byte && p.record < c.record && p.line <= c.line);
+        if !in_order || c.record > records.max(1) {
             return Err(bad(n, "checkpoints out of order or past the file's end"));
         }
-        checkpoints.push(c);
+        checkpoints.push((n, c));
     }
-    if checkpoints.first().is_none_or(|c| *c != Checkpoint { byte: 0, record: 1, line: 1 }) {
+    if checkpoints.first().is_none_or(|(_, c)| *c != Checkpoint { byte: 0, record: 1, line: 1 }) {
         return Err(bad(0, "the first checkpoint is not the top of the file (0 1 1)"));
     }
     let (mut n, mut end) = next("its end line")?;
@@ -123,6 +123,12 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
     if end != "end" {
         return Err(bad(n, "no end line after the checkpoints"));
     }
+    // A gzip file's checkpoints are offsets in its decoded bytes.
+    let data_len = gzip.as_ref().map_or(len, |g: &GzipIndex| g.decoded_len);
+    if let Some((n, _)) = checkpoints.iter().find(|(_, c)| c.byte > data_len) {
+        return Err(bad(*n, "a checkpoint past the file's end"));
+    }
+    let checkpoints = checkpoints.into_iter().map(|(_, c)| c).collect();
     let identity = FileIdentity { len, mtime_sec, mtime_nsec, ctime_sec, ctime_nsec, inode, hash };
     Ok(Index { kind, identity, dialect, records, checkpoints, gzip })
 }
@@ -239,7 +245,12 @@ mod tests {
                 GzCheckpoint { bit: 400, out: 60, member_out: 5, crc: 7, window: vec![] },
             ],
         };
-        Index { gzip: Some(gzip), ..sample() }
+        // Its line checkpoints are in the decoded bytes, past the
+        // compressed length.
+        let mut index = Index { gzip: Some(gzip), ..sample() };
+        index.identity.len = 51;
+        index.checkpoints.push(Checkpoint { byte: 70, record: 8, line: 10 });
+        index
     }
 
     #[test]
@@ -270,6 +281,7 @@ mod tests {
             ("400 60", "900 60"),               // past the file's end
             ("0000dead AQI=", "0000dead A!I="), // a window that is not base64
             ("gzip-checkpoints 2", "gzip-checkpoints 3"),
+            ("70 8 10", "95 8 10"), // a line checkpoint past the decoded end
         ] {
             assert!(text.contains(from), "{from}");
             let bad = text.replace(from, to);

@@ -175,20 +175,29 @@ pub fn load_index(
 }
 
 /// The gzip checkpoints of the sidecar beside `path` (`FILE.swathidx`),
-/// when it has them and still fits `file`, whatever kind of index it is;
-/// `None` otherwise (no sidecar, a stale one, one that does not read).
-/// The checkpoints themselves are checked as they are used
+/// whatever kind of index it is: `Ok(None)` when there is none or it has
+/// no gzip section, `Err(why)` when it does not read or no longer fits
+/// `file`. The checkpoints themselves are checked as they are used
 /// ([`crate::decompress::gzip_index`]).
+///
+/// # Errors
+///
+/// Why the sidecar is not used, in words.
 pub fn load_gzip_index(
     path: &Path,
     file: &std::fs::File,
-) -> Option<crate::decompress::gzip_index::GzipIndex> {
-    let sidecar = std::fs::File::open(default_index_path(path)).ok()?;
-    let index = format::read_index(std::io::BufReader::new(sidecar)).ok()?;
-    let gzip = index.gzip?;
-    let now = FileIdentity::of(file).ok()?;
+) -> std::result::Result<Option<crate::decompress::gzip_index::GzipIndex>, String> {
+    let sidecar_path = default_index_path(path);
+    let sidecar = match std::fs::File::open(&sidecar_path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    let index = format::read_index(std::io::BufReader::new(sidecar)).map_err(|e| e.to_string())?;
+    let Some(gzip) = index.gzip else { return Ok(None) };
+    let now = FileIdentity::of(file).map_err(|e| e.to_string())?;
     match index.identity.differs(&now) {
-        None => Some(gzip),
-        Some(_) => None,
+        None => Ok(Some(gzip)),
+        Some(why) => Err(why),
     }
 }
