@@ -153,7 +153,7 @@ impl<R: Read> Input<R> {
             }
             while self.len < n && self.read_more()? {}
         }
-        Ok(&self.buf[self.pos..self.len.min(self.pos + n.max(self.len - self.pos))])
+        Ok(&self.buf[self.pos..self.len])
     }
 }
 
@@ -312,7 +312,9 @@ impl<R: Read> Walk<R> {
     /// member: a checkpoint's bit, member length, CRC and window.
     fn here(&mut self) -> Option<(u64, u64, u32, Vec<u8>)> {
         let Phase::Inside { crc, member_out } = &self.phase else { return None };
-        if !self.inflate.at_block_boundary() {
+        // Right after a header the decoder has not run on this member:
+        // what it says of its bits is the last member's.
+        if *member_out == 0 || !self.inflate.at_block_boundary() {
             return None;
         }
         let bit = self.input.position() * 8 - self.inflate.unused_bits();

@@ -112,9 +112,7 @@ impl Work {
             }
         }
     }
-}
 
-impl Work {
     /// The decoder of one span.
     fn decoder(&self, span: &Span) -> io::Result<Decoder> {
         let raw: Box<dyn Read + Send> = match &span.rebuilt {
