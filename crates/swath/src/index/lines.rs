@@ -170,6 +170,20 @@ mod tests {
         out
     }
 
+    /// Lines, the last counted without its `\n`.
+    fn lines(data: &[u8]) -> u64 {
+        data.iter().filter(|&&b| b == b'\n').count() as u64
+            + u64::from(data.last().is_some_and(|&b| b != b'\n'))
+    }
+
+    /// Every checkpoint is a line start of `starts`, with its number.
+    fn each_a_line_start(idx: &Index, starts: &[(u64, u64)], what: &str) {
+        for c in &idx.checkpoints {
+            assert!(starts.contains(&(c.byte, c.line)), "{what}: {c:?}");
+            assert_eq!(c.record, c.line);
+        }
+    }
+
     #[test]
     fn checkpoints_are_line_starts_with_their_numbers() {
         let dir = tempfile::tempdir().unwrap();
@@ -182,13 +196,8 @@ mod tests {
             let starts = naive(&data);
             for interval in [1, 2, 3, 7, 64] {
                 let idx = index_lines(&p, interval, 3).unwrap();
-                let lines = data.iter().filter(|&&b| b == b'\n').count() as u64
-                    + u64::from(data.last().is_some_and(|&b| b != b'\n'));
-                assert_eq!(idx.records, lines, "case {case}");
-                for c in &idx.checkpoints {
-                    assert!(starts.contains(&(c.byte, c.line)), "case {case} {interval}: {c:?}");
-                    assert_eq!(c.record, c.line);
-                }
+                assert_eq!(idx.records, lines(&data), "case {case}");
+                each_a_line_start(&idx, &starts, &format!("case {case} {interval}"));
                 // One checkpoint per range that holds a line start.
                 let want = starts
                     .iter()
@@ -215,18 +224,13 @@ mod tests {
             let starts = naive(&data);
             for interval in [1, 2, 3, 7, 64] {
                 let idx = index_gzip_lines(&p, interval).unwrap();
-                let lines = data.iter().filter(|&&b| b == b'\n').count() as u64
-                    + u64::from(data.last().is_some_and(|&b| b != b'\n'));
-                assert_eq!(idx.records, lines, "case {case}");
+                assert_eq!(idx.records, lines(&data), "case {case}");
                 assert_eq!(idx.gzip.as_ref().unwrap().decoded_len, data.len() as u64);
                 assert_eq!(idx.checkpoints[0], Checkpoint { byte: 0, record: 1, line: 1 });
                 for w in idx.checkpoints.windows(2) {
                     assert!(w[1].byte >= w[0].byte + interval, "case {case} {interval}");
                 }
-                for c in &idx.checkpoints {
-                    assert!(starts.contains(&(c.byte, c.line)), "case {case} {interval}: {c:?}");
-                    assert_eq!(c.record, c.line);
-                }
+                each_a_line_start(&idx, &starts, &format!("case {case} {interval}"));
             }
         }
     }
