@@ -142,9 +142,13 @@ impl Source {
                     // A file: decoded by spans on every core where its
                     // structure allows.
                     format => {
-                        // A gzip file's checkpoints, from a fresh sidecar.
+                        // A gzip file's checkpoints, from a fresh sidecar
+                        // (read only when they can be used: on threads).
+                        let on_threads = crate::decompress::decode_threads() > 1;
                         let sidecar = match (&path, format) {
-                            (Some(p), Compression::Gzip) => crate::index::load_gzip_index(p, &file),
+                            (Some(p), Compression::Gzip) if on_threads => {
+                                crate::index::load_gzip_index(p, &file)
+                            }
                             _ => Ok(None),
                         };
                         let (gzip_index, unused) = match sidecar {

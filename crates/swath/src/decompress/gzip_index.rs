@@ -308,15 +308,21 @@ impl<R: Read> Walk<R> {
         Ok(Stepped::Wrote(step.written))
     }
 
-    /// Where the decoder stands, when it is between two blocks inside a
-    /// member: a checkpoint's bit, member length, CRC and window.
-    fn here(&mut self) -> Option<(u64, u64, u32, Vec<u8>)> {
-        let Phase::Inside { crc, member_out } = &self.phase else { return None };
+    /// True between two blocks inside a member, where a checkpoint can be.
+    fn at_checkpoint(&self) -> bool {
         // Right after a header the decoder has not run on this member:
         // what it says of its bits is the last member's.
-        if *member_out == 0 || !self.inflate.at_block_boundary() {
+        matches!(self.phase, Phase::Inside { member_out, .. } if member_out > 0)
+            && self.inflate.at_block_boundary()
+    }
+
+    /// Where the decoder stands, when it is between two blocks inside a
+    /// member: a checkpoint's bit, member length, CRC and window (a copy).
+    fn here(&mut self) -> Option<(u64, u64, u32, Vec<u8>)> {
+        if !self.at_checkpoint() {
             return None;
         }
+        let Phase::Inside { crc, member_out } = &self.phase else { return None };
         let bit = self.input.position() * 8 - self.inflate.unused_bits();
         let (member_out, crc) = (*member_out, crc.clone().finalize());
         Some((bit, member_out, crc, self.inflate.window()))
@@ -440,7 +446,7 @@ impl Resumed {
         // end-of-block code to read; no byte may come before the boundary.
         let mut probe = [0u8; 1];
         for _ in 0..4 {
-            if self.walk.here().is_some() || !matches!(self.walk.phase, Phase::Inside { .. }) {
+            if self.walk.at_checkpoint() || !matches!(self.walk.phase, Phase::Inside { .. }) {
                 break;
             }
             if let Stepped::Wrote(1) = self.walk.step(&mut probe)? {
