@@ -120,32 +120,15 @@ fn how_to_run(cmd: &str) -> Vec<Run> {
     }
 }
 
-/// The leaf commands of the CLI, as `swath --help` lists them, each with
-/// its usage line.
+/// The leaf commands of the CLI, each with its usage line.
 fn commands() -> Vec<(String, String)> {
-    fn walk(path: &[String], out: &mut Vec<(String, String)>) {
-        let help = swath(&[path, &["--help".to_string()]].concat());
-        assert!(help.status.success(), "swath {path:?} --help failed");
-        let text = String::from_utf8(help.stdout).unwrap();
-        let subs: Vec<String> = text
-            .lines()
-            .skip_while(|l| !l.starts_with("Commands:"))
-            .skip(1)
-            .take_while(|l| l.starts_with("  "))
-            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-            .filter(|name| name != "help")
-            .collect();
-        if subs.is_empty() {
-            let usage = text.lines().find(|l| l.starts_with("Usage:")).unwrap_or("").to_string();
-            out.push((path.join(" "), usage));
-        }
-        for s in subs {
-            walk(&[path, &[s]].concat(), out);
-        }
-    }
-    let mut out = Vec::new();
-    walk(&[], &mut out);
-    out
+    common::commands::leaf_commands()
+        .into_iter()
+        .map(|(name, help)| {
+            let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap_or("").to_string();
+            (name, usage)
+        })
+        .collect()
 }
 
 /// Spans of 16 KiB decoded: each BGZF block, and each half of the

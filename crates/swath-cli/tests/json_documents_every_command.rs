@@ -22,17 +22,11 @@ fn swath(args: &[String]) -> std::process::Output {
     Command::new(SWATH).args(args).stdin(Stdio::null()).output().unwrap()
 }
 
-/// The `json` subcommands, from `swath json --help`.
+/// The `json` subcommands, from the CLI's help.
 fn json_commands() -> Vec<String> {
-    let help = swath(&["json".into(), "--help".into()]);
-    String::from_utf8(help.stdout)
-        .unwrap()
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .filter(|n| n != "help")
+    common::commands::leaf_commands()
+        .into_iter()
+        .filter_map(|(name, _)| name.strip_prefix("json ").map(str::to_string))
         .collect()
 }
 

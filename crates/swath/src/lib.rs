@@ -39,6 +39,7 @@
 #![deny(missing_docs)]
 
 pub mod buffer;
+pub mod compress;
 pub mod count;
 pub mod decompress;
 mod error;

@@ -39,6 +39,10 @@ pub struct Args {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// Say on stderr how each compressed input is decoded (its spans and
+    /// threads, or why it is read on one thread).
+    #[arg(short = 'v', long)]
+    verbose: bool,
 }
 
 /// One file's result.
@@ -66,6 +70,13 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
     for path in &files {
         let src = if args.no_decompress { Source::open_raw(path) } else { Source::open(path) };
         let counted = src.and_then(|mut src| {
+            if let (true, Some(how)) = (args.verbose, src.decoding()) {
+                eprintln!(
+                    "swath: {}: {}-compressed input, {how}",
+                    src.name(),
+                    src.compression().name()
+                );
+            }
             let count = count_source(&mut src, &opts)?;
             Ok(Counted { name: src.name(), count })
         });

@@ -24,7 +24,7 @@ impl ArrowFile {
     pub fn create(path: &Path, schema: &SchemaRef) -> Result<ArrowFile> {
         let cannot_write = || format!("cannot write {}", path.display());
         let stream = path == Path::new("-");
-        let out = Output::create(path).with_context(cannot_write)?;
+        let out = Output::create_binary(path, "an Arrow IPC file").with_context(cannot_write)?;
         let sink = IpcSink::new(BufWriter::with_capacity(1 << 20, out), schema, stream)
             .with_context(cannot_write)?;
         Ok(ArrowFile { sink, path: path.to_path_buf() })

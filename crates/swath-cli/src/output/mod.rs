@@ -5,7 +5,9 @@
 //! [`AtomicFile::commit`]; on an error, on drop without commit, and on
 //! Ctrl-C (see [`remove_on_interrupt`]) the temporary file is removed and a
 //! previous file under the real name is left as it was. [`Output`] adds `-`
-//! for standard output, so every command that writes takes the same path.
+//! for standard output, so every command that writes takes the same path,
+//! and compresses on every core where the name ends in `.gz` or `.zst`
+//! ([`swath::compress`]; other compressed names are refused).
 //!
 //! Beside it: [`parquet`] and [`arrow`] (Parquet and Arrow IPC written
 //! that way), [`parts`]
@@ -26,6 +28,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Once};
+
+use swath::compress::{Codec, CompressWriter};
 
 /// Paths to remove if the process is interrupted: temp files being written,
 /// temp directories of generated data.
@@ -210,15 +214,49 @@ pub enum Output {
     /// completed by [`Output::finish`], aborted otherwise.
     #[cfg(feature = "remote")]
     Remote(swath_remote::Upload),
+    /// Any of the above, written through a compressor (`-o FILE.gz`).
+    Compressed(Box<CompressWriter<Output>>),
 }
 
 impl Output {
-    /// Open `path` for writing; `-` is standard output.
+    /// Open `path` for text: `-` is standard output; a name ending in
+    /// `.gz` or `.zst` is written compressed, on `--threads` threads.
     ///
     /// # Errors
     ///
-    /// See [`AtomicFile::create`].
+    /// See [`AtomicFile::create`]; a compressed format swath does not
+    /// write (`.bz2`, `.xz`, ...).
     pub fn create(path: &Path) -> io::Result<Output> {
+        let codec = Codec::for_path(path).map_err(io::Error::other)?;
+        let out = Output::create_plain(path)?;
+        match codec {
+            Some(codec) if path != Path::new("-") => {
+                let threads = swath::decompress::decode_threads();
+                Ok(Output::Compressed(Box::new(CompressWriter::new(out, codec, threads)?)))
+            }
+            _ => Ok(out),
+        }
+    }
+
+    /// Open `path` for a binary format that compresses inside itself
+    /// (`what`: "a Parquet file"): a name that asks for compression of the
+    /// whole file is refused, since no reader of `what` would open it.
+    ///
+    /// # Errors
+    ///
+    /// See [`AtomicFile::create`]; a compressed file's name.
+    pub fn create_binary(path: &Path, what: &str) -> io::Result<Output> {
+        let compressed = !matches!(Codec::for_path(path), Ok(None));
+        if compressed && path != Path::new("-") {
+            return Err(io::Error::other(format!(
+                "{what} is not written compressed as a whole (no reader would open it; \
+                 its own compression is inside it): drop the compressed extension"
+            )));
+        }
+        Output::create_plain(path)
+    }
+
+    fn create_plain(path: &Path) -> io::Result<Output> {
         if path == Path::new("-") {
             return Ok(Output::Stdout(io::stdout()));
         }
@@ -253,6 +291,7 @@ impl Output {
             Output::Special(mut file) => file.flush(),
             #[cfg(feature = "remote")]
             Output::Remote(upload) => upload.finish(),
+            Output::Compressed(writer) => writer.finish()?.finish(),
         }
     }
 }
@@ -265,6 +304,7 @@ impl Write for Output {
             Output::Special(file) => file.write(buf),
             #[cfg(feature = "remote")]
             Output::Remote(upload) => upload.write(buf),
+            Output::Compressed(writer) => writer.write(buf),
         }
     }
 
@@ -275,6 +315,7 @@ impl Write for Output {
             Output::Special(file) => file.write_all(buf),
             #[cfg(feature = "remote")]
             Output::Remote(upload) => upload.write_all(buf),
+            Output::Compressed(writer) => writer.write_all(buf),
         }
     }
 
@@ -285,6 +326,7 @@ impl Write for Output {
             Output::Special(file) => file.flush(),
             #[cfg(feature = "remote")]
             Output::Remote(upload) => upload.flush(),
+            Output::Compressed(writer) => writer.flush(),
         }
     }
 }

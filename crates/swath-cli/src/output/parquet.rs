@@ -22,7 +22,7 @@ impl ParquetFile {
     /// Start the file at `path` (`-`: standard output).
     pub fn create(path: &Path, schema: SchemaRef, opts: &ParquetOptions) -> Result<ParquetFile> {
         let cannot_write = || format!("cannot write {}", path.display());
-        let out = Output::create(path).with_context(cannot_write)?;
+        let out = Output::create_binary(path, "a Parquet file").with_context(cannot_write)?;
         let sink = ParquetSink::new(BufWriter::with_capacity(1 << 20, out), schema, opts)
             .with_context(cannot_write)?;
         Ok(ParquetFile { sink, path: path.to_path_buf() })

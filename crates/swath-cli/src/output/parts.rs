@@ -20,6 +20,8 @@ use std::sync::Mutex;
 
 use anyhow::{Context, Result};
 
+use swath::compress::{Codec, CompressWriter};
+
 use crate::output::{register_temp, remove_on_interrupt, unregister_temp, AtomicFile};
 
 /// How parts are compressed.
@@ -41,6 +43,33 @@ impl Compress {
             (_, true) => Compress::Zstd,
             _ => Compress::None,
         }
+    }
+
+    /// The codec that writes it: independent blocks, so a part reads back
+    /// on every core ([`swath::compress`]).
+    pub fn codec(self) -> Option<Codec> {
+        match self {
+            Compress::None => None,
+            Compress::Gzip => Some(Codec::GZIP),
+            Compress::Zstd => Some(Codec::ZSTD),
+        }
+    }
+
+    /// Write `out` through this compression: `fill` writes the decoded
+    /// bytes. Compressed in the calling thread: parts are written in
+    /// parallel already.
+    pub fn write<W: Write>(
+        self,
+        mut out: W,
+        fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+    ) -> Result<W> {
+        let Some(codec) = self.codec() else {
+            fill(&mut out)?;
+            return Ok(out);
+        };
+        let mut enc = CompressWriter::new(out, codec, 0)?;
+        fill(&mut enc)?;
+        Ok(enc.finish()?)
     }
 
     /// The suffix of a part's name.
@@ -195,20 +224,11 @@ fn write_part_bytes(src: &File, prefix: &[u8], part: &Part, compress: Compress) 
             let dst = out.as_file().context("part closed early")?;
             copy_range(src, dst, part.range.clone())?;
         }
-        Compress::Gzip => {
-            let mut enc = flate2::write::GzEncoder::new(
-                io::BufWriter::new(&mut out),
-                flate2::Compression::default(),
-            );
-            enc.write_all(prefix)?;
-            stream_range(src, &mut enc, part.range.clone())?;
-            enc.finish()?.flush()?;
-        }
-        Compress::Zstd => {
-            let mut enc = zstd::Encoder::new(io::BufWriter::new(&mut out), 3)?;
-            enc.write_all(prefix)?;
-            stream_range(src, &mut enc, part.range.clone())?;
-            enc.finish()?.flush()?;
+        Compress::Gzip | Compress::Zstd => {
+            compress.write(&mut out, |w| {
+                w.write_all(prefix)?;
+                Ok(stream_range(src, w, part.range.clone())?)
+            })?;
         }
     }
     out.commit()?;
@@ -266,7 +286,11 @@ pub fn copy_range(src: &File, dst: &File, range: Range<u64>) -> io::Result<()> {
 }
 
 /// The plain twin of [`copy_range`]: `pread` into a buffer, write it.
-pub fn stream_range(src: &File, dst: &mut impl Write, range: Range<u64>) -> io::Result<()> {
+pub fn stream_range(
+    src: &File,
+    dst: &mut (impl Write + ?Sized),
+    range: Range<u64>,
+) -> io::Result<()> {
     let mut buf = vec![0u8; 1 << 20];
     let mut at = range.start;
     while at < range.end {

@@ -1,5 +1,7 @@
 //! What several CLI test files share.
 
+pub mod commands;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 

@@ -2,8 +2,10 @@
 //! decode on their own, found from the file's own structure:
 //!
 //! - gzip: BGZF (`bgzip`), whose every member says its size in a `BC`
-//!   extra field: the members are walked by their headers alone, one read
-//!   each. A member without that field ends the walk.
+//!   extra field, and members with an `IG` field (Python's `mgzip` and
+//!   `pgzip`, and swath's own `-o FILE.gz`: [`crate::compress`]): the
+//!   members are walked by their headers alone, one read each. A member
+//!   without either field ends the walk.
 //! - zstd: frames, walked by their block headers (3 bytes a block; a
 //!   block says its compressed size), skippable frames (`pzstd`, the
 //!   seekable format) stepped over. Anything that is not a frame ends
@@ -188,7 +190,8 @@ fn read_at(src: &dyn ReadAt, at: u64, len: u64, buf: &mut [u8]) -> io::Result<us
 }
 
 /// The BGZF member at `at`: its end and decoded size, from its `BC` extra
-/// field and its ISIZE trailer. `None` when this is not one (a plain gzip
+/// field (BSIZE: its size less one) or an `IG` field (its size, 4 bytes)
+/// and its ISIZE trailer. `None` when this is not one (a plain gzip
 /// member, a truncated header).
 fn bgzf_member(src: &dyn ReadAt, at: u64, len: u64) -> io::Result<Option<Unit>> {
     let mut head = [0u8; 64];
@@ -206,6 +209,10 @@ fn bgzf_member(src: &dyn ReadAt, at: u64, len: u64) -> io::Result<Option<Unit>> 
         let slen = usize::from(u16::from_le_bytes([extra[i + 2], extra[i + 3]]));
         if extra[i..i + 2] == *b"BC" && slen == 2 && i + 6 <= extra.len() {
             size = Some(u64::from(u16::from_le_bytes([extra[i + 4], extra[i + 5]])) + 1);
+        }
+        if extra[i..i + 2] == *b"IG" && slen == 4 && i + 8 <= extra.len() {
+            let field = [extra[i + 4], extra[i + 5], extra[i + 6], extra[i + 7]];
+            size = Some(u64::from(u32::from_le_bytes(field)));
         }
         i += 4 + slen;
     }
@@ -355,6 +362,28 @@ mod tests {
         }
         let decoded: u64 = spans.iter().map(|s| s.decoded.unwrap()).sum();
         assert_eq!(decoded, 200 * 60_000);
+    }
+
+    #[test]
+    fn members_with_an_ig_size_field_are_walked_like_bgzf() {
+        use crate::compress::blocks::GzipMembers;
+        let mut file = Vec::new();
+        let mut ends = Vec::new();
+        let mut members = GzipMembers::new(1);
+        for i in 0..12 {
+            members.member(&text(1 << 20, i), &mut file).unwrap();
+            ends.push(file.len() as u64);
+        }
+        let len = file.len() as u64;
+        let spans = find_spans(&file.as_slice(), len, Compression::Gzip).unwrap();
+        assert_eq!(spans.len(), 3, "{spans:?}");
+        for w in spans.windows(2) {
+            assert_eq!(w[0].compressed.end, w[1].compressed.start);
+            assert!(ends.contains(&w[0].compressed.end), "a cut at a member's end");
+        }
+        assert_eq!(spans.last().unwrap().compressed.end, len);
+        let decoded: u64 = spans.iter().map(|s| s.decoded.unwrap()).sum();
+        assert_eq!(decoded, 12 << 20);
     }
 
     #[test]

@@ -87,33 +87,16 @@ pub fn run(args: Args, _quiet: bool) -> Result<ExitCode> {
 fn write_part(at: &Located, part: &Part, compress: Compress) -> Result<()> {
     let name = || format!("cannot write {}", part.path.display());
     let mut file = AtomicFile::create(&part.path).with_context(name)?;
-    {
-        let buffered = io::BufWriter::new(&mut file);
-        match compress {
-            Compress::None => {
-                let mut w = buffered;
-                write_records(at, part, &mut w)?;
-                w.flush().with_context(name)?;
-            }
-            Compress::Gzip => {
-                let mut enc =
-                    flate2::write::GzEncoder::new(buffered, flate2::Compression::default());
-                write_records(at, part, &mut enc)?;
-                enc.finish().and_then(|mut w| w.flush()).with_context(name)?;
-            }
-            Compress::Zstd => {
-                let mut enc = zstd::Encoder::new(buffered, 3).with_context(name)?;
-                write_records(at, part, &mut enc)?;
-                enc.finish().and_then(|mut w| w.flush()).with_context(name)?;
-            }
-        }
-    }
+    let buffered = io::BufWriter::new(&mut file);
+    let mut buffered = compress.write(buffered, |w| write_records(at, part, w))?;
+    buffered.flush().with_context(name)?;
+    drop(buffered);
     file.commit().with_context(name)?;
     Ok(())
 }
 
 /// The part's records, as JSON lines, to `out`; all of them must be there.
-fn write_records(at: &Located, part: &Part, out: &mut impl Write) -> Result<()> {
+fn write_records(at: &Located, part: &Part, out: &mut dyn Write) -> Result<()> {
     let mut line = Vec::new();
     let last = part.first + part.records - 1;
     let mut written = 0u64;
