@@ -33,6 +33,47 @@ fn run_csv(args: &[&str], file: &Path, b: &ReaderBuilder) -> (Option<Fields>, Ve
     read(b, &out.stdout)
 }
 
+/// How the CSV commands are given the file.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Given {
+    /// The file, read from its checkpoints (without an index, then with).
+    Plain { indexed: bool },
+    /// A gzip copy (one member): read front to back.
+    Gzip,
+    /// The file on standard input: read front to back.
+    Stdin,
+}
+
+/// Run swath with `args` on `path` given as `how`; its output parsed.
+fn run_given(
+    args: &[&str],
+    path: &Path,
+    how: Given,
+    b: &ReaderBuilder,
+) -> (Option<Fields>, Vec<Fields>) {
+    match how {
+        Given::Plain { .. } => run_csv(args, path, b),
+        Given::Gzip => run_csv(args, &gzip_copy(path), b),
+        Given::Stdin => {
+            let out = swath().args(args).arg("-").pipe_stdin(path).unwrap().output().unwrap();
+            assert!(out.status.success(), "{args:?} -: {}", String::from_utf8_lossy(&out.stderr));
+            read(b, &out.stdout)
+        }
+    }
+}
+
+/// `path` compressed beside it as `path.gz`, once.
+fn gzip_copy(path: &Path) -> std::path::PathBuf {
+    use std::io::Write;
+    let gz = path.with_extension("csv.gz");
+    if !gz.exists() {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(&std::fs::read(path).unwrap()).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    }
+    gz
+}
+
 fn files(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let shapes = [
         ("lf.csv", CsvShape::default()),
@@ -56,13 +97,19 @@ fn slice_and_tail_are_the_sequential_records() {
     let b = ReaderBuilder::new();
     for (path, data) in files(dir.path()) {
         let (head, all) = read(&b, &data);
-        for with_index in [false, true] {
-            if with_index {
+        let ways = [
+            Given::Plain { indexed: false },
+            Given::Plain { indexed: true },
+            Given::Gzip,
+            Given::Stdin,
+        ];
+        for how in ways {
+            if how == (Given::Plain { indexed: true }) {
                 swath().args(["csv", "index", "--interval", "50"]).arg(&path).assert().success();
             }
-            let what = format!("{} index {with_index}", path.display());
+            let what = format!("{} {how:?}", path.display());
             for n in [0usize, 1, 3, 39, 40, 41, 100] {
-                let (h, got) = run_csv(&["csv", "tail", "-n", &n.to_string()], &path, &b);
+                let (h, got) = run_given(&["csv", "tail", "-n", &n.to_string()], &path, how, &b);
                 assert_eq!(h, head, "{what}: tail -n {n}");
                 assert_eq!(got, all[all.len().saturating_sub(n)..], "{what}: tail -n {n}");
             }
@@ -71,13 +118,13 @@ fn slice_and_tail_are_the_sequential_records() {
             {
                 let args =
                     ["csv", "slice", "--start", &start.to_string(), "--end", &end.to_string()];
-                let (h, got) = run_csv(&args, &path, &b);
+                let (h, got) = run_given(&args, &path, how, &b);
                 assert_eq!(h, head);
                 let want = all.get(start - 1..end.min(all.len())).unwrap_or_default();
                 assert_eq!(got, want, "{what}: slice {start}..={end}");
                 let len = (end + 1).saturating_sub(start).to_string();
                 let args = ["csv", "slice", "--start", &start.to_string(), "--len", &len];
-                assert_eq!(run_csv(&args, &path, &b).1, want, "{what}: --len");
+                assert_eq!(run_given(&args, &path, how, &b).1, want, "{what}: --len");
             }
         }
     }
@@ -106,6 +153,22 @@ fn sample_is_uniform_reproducible_and_all_of_it_is_the_file() {
         swath().args(["csv", "index", "--interval", "30"]).arg(&path).assert().success();
         let again = run_csv(&["csv", "sample", "-n", "7", "--seed", "3"], &path, &b).1;
         assert_eq!(a, again, "the same seed, with an index or without, the same sample");
+        let from_gz =
+            run_given(&["csv", "sample", "-n", "7", "--seed", "3"], &path, Given::Gzip, &b);
+        assert_eq!(
+            (&from_gz.0, &from_gz.1),
+            (&head, &a),
+            "the same seed, compressed, the same sample"
+        );
+        // Standard input cannot be read twice: refused, saying why.
+        let out = swath()
+            .args(["csv", "sample", "-n", "3", "-"])
+            .pipe_stdin(&path)
+            .unwrap()
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be read twice"));
         assert_eq!(a.len(), 7);
         // In file order, each a record of the file.
         let at: Vec<usize> = a.iter().map(|r| all.iter().position(|x| x == r).unwrap()).collect();
@@ -181,7 +244,7 @@ fn a_malformed_record_is_the_sequential_error() {
         }
     };
     for args in [
-        &["csv", "slice", "--start", "10", "--len", "10"][..],
+        &["csv", "slice", "--start", "10", "--len", "30"][..],
         &["csv", "tail", "-n", "3"],
         &["csv", "sample", "-n", "3"],
         &["csv", "index"],
@@ -190,6 +253,20 @@ fn a_malformed_record_is_the_sequential_error() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(&want), "{args:?}: {err}\nwant: {want}");
+        if args[1] == "index" {
+            continue;
+        }
+        // Read front to back from a compressed copy: the same error; tail
+        // and sample print nothing.
+        let out = swath().args(args).arg(gzip_copy(&path)).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?} .gz");
+        let err = String::from_utf8_lossy(&out.stderr);
+        // The same position, in the copy's name.
+        let at = want.split_once(": ").map_or(want.as_str(), |(_, rest)| rest);
+        assert!(err.contains("bad.csv.gz: record") && err.contains(at), "{args:?} .gz: {err}");
+        if args[1] != "slice" {
+            assert!(out.stdout.is_empty(), "{args:?} .gz printed {:?}", out.stdout);
+        }
     }
     assert!(!dir.path().join("bad.csv.swathidx").exists());
 }

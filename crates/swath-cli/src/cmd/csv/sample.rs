@@ -2,7 +2,9 @@
 //! order. The record numbers are chosen first (Floyd's algorithm over the
 //! record count that the index or the split plan gives: memory for N
 //! numbers, not for the file), then only the splits that hold a chosen
-//! record are read, in parallel, and the records written in order.
+//! record are read, in parallel, and the records written in order. A
+//! compressed file is read twice front to back, giving the plain file's
+//! sample for the same seed ([`super::front_to_back`]).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -10,6 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use swath_csv::SplitSize;
 
+use super::front_to_back;
 use super::locate::{self, IndexOpts};
 use super::CsvOpts;
 use crate::pick::{choose, seed, Prng};
@@ -38,6 +41,10 @@ pub struct Args {
 
 /// Run `swath csv sample`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    if front_to_back::needed(&args.opts, &args.idx)? {
+        front_to_back::sample(&args.opts, args.count, seed(args.seed))?;
+        return Ok(crate::exit::success());
+    }
     let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL), false)?;
     let (records, first) = locate::data_records(&plan, &args.opts);
     let mut rng = Prng::new(seed(args.seed));

@@ -1,12 +1,14 @@
 //! `swath csv slice`: records by number, found from the checkpoint index
 //! in constant time (one checkpoint's bytes read at most), or from the
-//! exact split plan of one parallel pass without an index.
+//! exact split plan of one parallel pass without an index; compressed
+//! input and standard input front to back ([`super::front_to_back`]).
 
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use swath_csv::SplitSize;
 
+use super::front_to_back;
 use super::locate::{self, IndexOpts};
 use super::CsvOpts;
 
@@ -40,13 +42,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.start == 0 {
         bail!("--start counts from 1 (the first record after the header row)");
     }
+    let last_asked = match (args.end, args.len) {
+        (Some(e), _) => Some(e),
+        (_, Some(n)) => Some((args.start + n).saturating_sub(1)),
+        _ => None,
+    };
+    if front_to_back::needed(&args.opts, &args.idx)? {
+        front_to_back::slice(&args.opts, args.start, last_asked.unwrap_or(u64::MAX))?;
+        return Ok(crate::exit::success());
+    }
     let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL), false)?;
     let (_, first) = locate::data_records(&plan, &args.opts);
-    let last = match (args.end, args.len) {
-        (Some(e), _) => e,
-        (_, Some(n)) => (args.start + n).saturating_sub(1),
-        _ => u64::MAX - first,
-    };
+    let last = last_asked.unwrap_or(u64::MAX - first);
     let name = || format!("cannot read {}", args.opts.name());
     let from = plan.record_start(first + args.start - 1).with_context(name)?;
     let to = if last < args.start {

@@ -1,11 +1,14 @@
 //! `swath csv tail`: the last records, found from the checkpoint index in
-//! constant time, or from the exact split plan of one parallel pass.
+//! constant time, or from the exact split plan of one parallel pass;
+//! compressed input and standard input front to back, keeping the last N
+//! ([`super::front_to_back`]).
 
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use swath_csv::SplitSize;
 
+use super::front_to_back;
 use super::locate::{self, IndexOpts};
 use super::CsvOpts;
 
@@ -26,6 +29,10 @@ pub struct Args {
 
 /// Run `swath csv tail`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    if front_to_back::needed(&args.opts, &args.idx)? {
+        front_to_back::tail(&args.opts, args.lines)?;
+        return Ok(crate::exit::success());
+    }
     let plan = locate::plan(&args.opts, &args.idx, SplitSize::Bytes(locate::PLAN_INTERVAL), false)?;
     let (records, first) = locate::data_records(&plan, &args.opts);
     let start = first + records.saturating_sub(args.lines);
