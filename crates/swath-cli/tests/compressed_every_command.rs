@@ -108,9 +108,12 @@ fn how_to_run(cmd: &str) -> Vec<Run> {
             vec![run(Json, &["{file}", "--index-file", "{out}/i.swathidx"], SameOrRefuse)]
         }
         "json split" => vec![run(Json, &["{file}", "-n", "3", "-o", "{out}"], SameOrRefuse)],
-        "json slice" => vec![run(Json, &["{file}", "--start", "7", "--len", "5"], SameOrRefuse)],
-        "json tail" => vec![run(Json, &["-n", "4", "{file}"], SameOrRefuse)],
-        "json sample" => vec![run(Json, &["-n", "9", "--seed", "7", "{file}"], SameOrRefuse)],
+        "json slice" => vec![
+            run(Json, &["{file}", "--start", "7", "--len", "5"], Same),
+            run(Json, &["{file}", "--start", "5990"], Same),
+        ],
+        "json tail" => vec![run(Json, &["-n", "4", "{file}"], Same)],
+        "json sample" => vec![run(Json, &["-n", "9", "--seed", "7", "{file}"], Same)],
         // CSV out: a table's padding would follow the length of the path.
         "sql" => vec![
             run(Csv, &["--csv", "SELECT count(*), sum(id), min(name) FROM '{file}'"], SameOrRefuse),

@@ -535,6 +535,66 @@ impl JsonReaderBuilder {
         fail.map_or(Ok(total), Err)
     }
 
+    /// Every record of `src` in file order, each checked as
+    /// [`count`](Self::count) checks it, handed to `each` with its number
+    /// (1-based) and its bytes; `each` returns false to stop reading. For
+    /// input read front to back (a compressed file, a stream), where the
+    /// commands that start at a record in the middle cannot.
+    ///
+    /// # Errors
+    ///
+    /// As [`count`](Self::count), for the records up to where `each`
+    /// stopped: the records before a bad one were handed out.
+    pub fn for_each_record(
+        &self,
+        src: &mut Source,
+        mut each: impl FnMut(u64, &[u8]) -> bool,
+    ) -> Result<Shape> {
+        let path = src.path().map(|p| p.to_path_buf());
+        let mut records = 0u64;
+        let mut fail = None;
+        let shape = self.for_each_chunk(
+            src,
+            |lines| {
+                // The chunk's records end to end, and where each ends.
+                let (mut bytes, mut ends) = (Vec::new(), Vec::new());
+                while let Some(line) = lines.next_line() {
+                    if is_blank(line.bytes) {
+                        continue;
+                    }
+                    match crate::scan::validate_object(line.bytes) {
+                        Ok(()) => {
+                            bytes.extend_from_slice(line.bytes);
+                            ends.push(bytes.len());
+                        }
+                        Err(e) => {
+                            let bad = Bad::of(line.bytes, e);
+                            let at = Some((line_at(&line, &bad), line.offset, bad));
+                            return (bytes, ends, at);
+                        }
+                    }
+                }
+                (bytes, ends, None)
+            },
+            |(bytes, ends, bad), lines_before| {
+                let mut start = 0;
+                for end in ends {
+                    records += 1;
+                    if !each(records, &bytes[start..end]) {
+                        return Ok(false);
+                    }
+                    start = end;
+                }
+                if let Some((i, off, bad)) = bad {
+                    fail = Some(line_error(&path, lines_before + i + 1, records + 1, off, &bad));
+                    return Ok(false);
+                }
+                Ok(true)
+            },
+        )?;
+        fail.map_or(Ok(shape), Err)
+    }
+
     /// Check every line of `src`: one JSON object, and with `schema`, values
     /// that fit it. Every problem goes to `problem` in file order (it
     /// returns false to stop).

@@ -41,7 +41,7 @@ pub fn needed(opts: &CsvOpts, idx: &IndexOpts) -> Result<bool> {
 }
 
 /// The file (or object) starts with a compressed format's magic bytes.
-fn compressed(path: &Path, name: &str) -> Result<bool> {
+pub fn compressed(path: &Path, name: &str) -> Result<bool> {
     let cannot = || format!("cannot read {name}");
     if swath::remote::is_url(path) {
         let src = swath::Source::open(path).with_context(cannot)?;

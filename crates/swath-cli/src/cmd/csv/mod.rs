@@ -16,7 +16,7 @@ mod auto;
 mod check;
 mod count;
 mod frequency;
-mod front_to_back;
+pub mod front_to_back;
 mod head;
 mod index;
 mod locate;

@@ -15,6 +15,7 @@ use swath_json::JsonReaderBuilder;
 
 mod check;
 mod count;
+mod front_to_back;
 mod index;
 mod locate;
 mod sample;

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+use super::front_to_back;
 use super::locate::{self, push_record, PLAN_INTERVAL};
 use super::JsonOpts;
 use crate::cmd::csv::IndexOpts;
@@ -36,6 +37,10 @@ pub struct Args {
 
 /// Run `swath json sample`.
 pub fn run(args: Args, _quiet: bool) -> Result<ExitCode> {
+    if front_to_back::needed(&args.opts, &args.idx)? {
+        front_to_back::sample(&args.opts, args.count, seed(args.seed))?;
+        return Ok(crate::exit::success());
+    }
     let at = locate::locate(&args.opts, &args.idx, PLAN_INTERVAL)?;
     let mut rng = Prng::new(seed(args.seed));
     let chosen: Vec<u64> =

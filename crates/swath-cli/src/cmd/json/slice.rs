@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
+use super::front_to_back;
 use super::locate::{self, PLAN_INTERVAL};
 use super::JsonOpts;
 use crate::cmd::csv::IndexOpts;
@@ -39,12 +40,18 @@ pub fn run(args: Args, _quiet: bool) -> Result<ExitCode> {
     if args.start == 0 {
         bail!("--start counts from 1 (the first record)");
     }
-    let at = locate::locate(&args.opts, &args.idx, PLAN_INTERVAL)?;
     let last = match (args.end, args.len) {
         (Some(e), _) => e,
         (_, Some(n)) => (args.start + n).saturating_sub(1),
         _ => u64::MAX,
     };
+    if front_to_back::needed(&args.opts, &args.idx)? {
+        if last >= args.start {
+            front_to_back::slice(&args.opts, args.start, last)?;
+        }
+        return Ok(crate::exit::success());
+    }
+    let at = locate::locate(&args.opts, &args.idx, PLAN_INTERVAL)?;
     locate::print_between(&at, args.start, last.min(at.plan.records))?;
     Ok(crate::exit::success())
 }

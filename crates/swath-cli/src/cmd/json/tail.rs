@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+use super::front_to_back;
 use super::locate::{self, PLAN_INTERVAL};
 use super::JsonOpts;
 use crate::cmd::csv::IndexOpts;
@@ -28,6 +29,10 @@ pub struct Args {
 
 /// Run `swath json tail`.
 pub fn run(args: Args, _quiet: bool) -> Result<ExitCode> {
+    if front_to_back::needed(&args.opts, &args.idx)? {
+        front_to_back::tail(&args.opts, args.lines)?;
+        return Ok(crate::exit::success());
+    }
     let at = locate::locate(&args.opts, &args.idx, PLAN_INTERVAL)?;
     let records = at.plan.records;
     locate::print_between(&at, records.saturating_sub(args.lines) + 1, records)?;
