@@ -72,13 +72,13 @@ fn check(data: &[u8]) {
         (3, Some(c)) => c.crc ^= 1 << (damage >> 3),
         (4, Some(c)) => c.member_out = c.member_out.wrapping_sub(1),
         (5, Some(c)) => {
-            let mut w = swath::decompress::gzip_index::inflate_window(&c.window).unwrap();
+            let mut w = c.window.inflate().unwrap();
             if let Some(b) = w.last_mut() {
                 *b ^= damage | 1;
             }
             let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
             e.write_all(&w).unwrap();
-            c.window = e.finish().unwrap();
+            c.window = swath::decompress::gzip_index::Window::from_deflated(&e.finish().unwrap());
         }
         (6, _) => {
             // A byte of the sidecar's text changed: it reads or is refused.

@@ -7,7 +7,7 @@
 use std::io::{Read, Write};
 use std::sync::Arc;
 
-use swath::decompress::gzip_index::{GzipIndex, Indexer, Resumed};
+use swath::decompress::gzip_index::{GzipIndex, Indexer, Resumed, Window};
 use swath::decompress::spans::gzip_index_spans;
 use swath::decompress::SpanDecoded;
 use swath::Compression;
@@ -164,12 +164,11 @@ fn a_crafted_checkpoint_makes_a_failed_span_never_other_bytes() {
     crafted(&file, &index, &data, k, |i| i.checkpoints[k].crc ^= 1);
     crafted(&file, &index, &data, k, |i| i.checkpoints[k].member_out -= 1);
     crafted(&file, &index, &data, k, |i| {
-        let mut w =
-            swath::decompress::gzip_index::inflate_window(&i.checkpoints[k].window).unwrap();
+        let mut w = i.checkpoints[k].window.inflate().unwrap();
         w[100] ^= 0x20;
         let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
         enc.write_all(&w).unwrap();
-        i.checkpoints[k].window = enc.finish().unwrap();
+        i.checkpoints[k].window = Window::from_deflated(&enc.finish().unwrap());
     });
     // The checkpoints of another file of the same size.
     let mut other = data.clone();

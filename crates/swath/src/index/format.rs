@@ -5,8 +5,8 @@
 
 use std::io::{self, BufRead, Write};
 
-use super::{base64, Checkpoint, FileIdentity, Index, IndexKind};
-use crate::decompress::gzip_index::{GzCheckpoint, GzipIndex};
+use super::{Checkpoint, FileIdentity, Index, IndexKind};
+use crate::decompress::gzip_index::{GzCheckpoint, GzipIndex, Window};
 
 /// The first line of every sidecar.
 pub const MAGIC: &str = "swath-index 3";
@@ -43,7 +43,7 @@ pub fn write_index(index: &Index, mut out: impl Write) -> io::Result<()> {
             gz.decoded_len
         )?;
         for c in &gz.checkpoints {
-            let window = base64::encode(&c.window);
+            let window = c.window.as_base64();
             writeln!(out, "{} {} {} {:08x} {window}", c.bit, c.out, c.member_out, c.crc)?;
         }
     }
@@ -159,8 +159,10 @@ fn read_gzip(n: usize, header: &str, len: u64, next: &mut Next<'_>) -> io::Resul
         };
         let rest: Vec<&str> = l.split(' ').skip(3).collect();
         let (crc, window) = match rest[..] {
-            [crc, window] => match (u32::from_str_radix(crc, 16), base64::decode(window)) {
-                (Ok(c), Some(w)) => (c, w),
+            // The window is decoded when a span uses it (a bad one fails
+            // that span, which is then decoded from the top).
+            [crc, window] => match u32::from_str_radix(crc, 16) {
+                Ok(c) => (c, Window::from_base64(window.to_string())),
                 _ => return Err(bad(n, "a gzip checkpoint's CRC or window does not read")),
             },
             _ => return Err(bad(n, "a gzip checkpoint is not BIT OUT MEMBER-OUT CRC WINDOW")),
@@ -241,8 +243,20 @@ mod tests {
             spacing: 16,
             decoded_len: 90,
             checkpoints: vec![
-                GzCheckpoint { bit: 83, out: 20, member_out: 20, crc: 0xdead, window: vec![1, 2] },
-                GzCheckpoint { bit: 400, out: 60, member_out: 5, crc: 7, window: vec![] },
+                GzCheckpoint {
+                    bit: 83,
+                    out: 20,
+                    member_out: 20,
+                    crc: 0xdead,
+                    window: Window::from_deflated(&[1, 2]),
+                },
+                GzCheckpoint {
+                    bit: 400,
+                    out: 60,
+                    member_out: 5,
+                    crc: 7,
+                    window: Window::from_deflated(&[]),
+                },
             ],
         };
         // Its line checkpoints are in the decoded bytes, past the
@@ -279,7 +293,6 @@ mod tests {
         for (from, to) in [
             ("400 60", "80 60"),                // out of order
             ("400 60", "900 60"),               // past the file's end
-            ("0000dead AQI=", "0000dead A!I="), // a window that is not base64
             ("gzip-checkpoints 2", "gzip-checkpoints 3"),
             ("70 8 10", "95 8 10"), // a line checkpoint past the decoded end
         ] {
@@ -287,6 +300,11 @@ mod tests {
             let bad = text.replace(from, to);
             assert!(read_index(bad.as_bytes()).is_err(), "{from} -> {to}");
         }
+        // A window is decoded when a span uses it: one that is not base64
+        // reads, and fails there (the span is then decoded from the top).
+        let bad = text.replace("0000dead AQI=", "0000dead A!I=");
+        let read = read_index(bad.as_bytes()).unwrap();
+        assert!(read.gzip.unwrap().checkpoints[0].window.deflated().is_err());
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! - [`format`](mod@format): writing and reading the sidecar.
 //! - [`lines`]: the index of a line file, made in one parallel pass.
 
-mod base64;
+pub(crate) mod base64;
 pub mod format;
 pub mod identity;
 pub mod lines;
