@@ -521,3 +521,83 @@ fn verbose_says_how_compressed_input_is_decoded() {
         "{err}"
     );
 }
+
+/// A large gzip file of one span is indexed while it is read to its end
+/// (the threshold lowered here by `SWATH_INDEX_ON_READ`): the next command
+/// decodes it on every core from the sidecar. Not written by a read that
+/// stops early or fails, nor when turned off; a sidecar that fits is never
+/// replaced, a stale one is.
+#[test]
+fn a_full_read_of_a_large_gzip_file_writes_its_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, _) = inputs(dir.path());
+    let gz = dir.path().join("big.csv.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+    let text = std::fs::read(&csv).unwrap();
+    for _ in 0..4 {
+        std::io::Write::write_all(&mut enc, &text).unwrap();
+    }
+    let bytes = enc.finish().unwrap();
+    std::fs::write(&gz, &bytes).unwrap();
+    let sidecar = dir.path().join("big.csv.gz.swathidx");
+    let file = gz.to_str().unwrap();
+    let run = |args: &[&str], setting: &str| {
+        let out = Command::new(SWATH)
+            .args(args)
+            .env("SWATH_SPAN_BYTES", "16384")
+            .env("SWATH_INDEX_ON_READ", setting)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let want = run(&["count", "-t", "1", file], "0").1;
+
+    // Turned off, or a read that stops early: nothing written.
+    run(&["count", "-t", "2", file], "0");
+    run(&["csv", "head", "-n", "2", "-t", "2", file], "1000");
+    assert!(!sidecar.exists(), "written when it should not be");
+
+    // A full read writes it, and -v says so; the next read uses it.
+    let (code, got, err) = run(&["count", "-v", "-t", "2", file], "1000");
+    assert_eq!((code, &got), (Some(0), &want), "{err}");
+    assert!(err.contains("indexed on the way"), "{err}");
+    let text = std::fs::read_to_string(&sidecar).expect("the sidecar was written");
+    assert!(text.contains("\nkind gzip\n") && text.contains("\ngzip-checkpoints "), "{text}");
+    let (_, got, err) = run(&["count", "-v", "-t", "2", file], "1000");
+    assert_eq!(got, want);
+    assert!(err.contains("spans from its index decoded on 2 threads"), "{err}");
+    let (_, got, _) = run(&["csv", "tail", "-n", "3", file], "1000");
+    let (_, plain_tail, _) = run(&["csv", "tail", "-n", "3", csv.to_str().unwrap()], "1000");
+    assert_eq!(got, plain_tail);
+
+    // A sidecar that fits is not replaced; one of another file is.
+    let before = std::fs::read(&sidecar).unwrap();
+    std::fs::write(&sidecar, b"swath-index 3\nnot a sidecar that reads\n").unwrap();
+    run(&["count", "-t", "2", file], "1000");
+    let after = std::fs::read(&sidecar).unwrap();
+    assert_eq!(after, before, "a stale sidecar is replaced by the file's own");
+    // A rewrite renames a new file into place: another inode.
+    use std::os::unix::fs::MetadataExt;
+    let inode = std::fs::metadata(&sidecar).unwrap().ino();
+    run(&["count", "-t", "2", file], "1000");
+    assert_eq!(
+        std::fs::metadata(&sidecar).unwrap().ino(),
+        inode,
+        "a sidecar that fits was rewritten"
+    );
+
+    // A file cut short fails, and leaves no sidecar.
+    std::fs::remove_file(&sidecar).unwrap();
+    std::fs::write(&gz, &bytes[..bytes.len() - 100]).unwrap();
+    let (code, _, err) = run(&["count", "-t", "2", file], "1000");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!sidecar.exists(), "a failed read wrote a sidecar");
+    let names: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(names.iter().all(|n| !n.to_string_lossy().contains("swath-tmp")), "{names:?}");
+}

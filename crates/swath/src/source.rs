@@ -151,12 +151,28 @@ impl Source {
                             }
                             _ => Ok(None),
                         };
+                        // Indexed while read: only where no sidecar is
+                        // there, or a stale one (never one that fits).
+                        let index_to = match (&path, format, &sidecar) {
+                            (Some(p), Compression::Gzip, Ok(None)) => {
+                                (!crate::index::default_index_path(p).exists()).then_some(p)
+                            }
+                            (Some(p), Compression::Gzip, Err(_)) => Some(p),
+                            _ => None,
+                        };
+                        let index_to = index_to.cloned();
                         let (gzip_index, unused) = match sidecar {
                             Ok(index) => (index, None),
                             Err(why) => (None, Some(why)),
                         };
-                        let (decoded, mut how) =
-                            decode_file(format, Arc::new(file), len, gzip_index).map_err(named)?;
+                        let (decoded, mut how) = decode_file(
+                            format,
+                            Arc::new(file),
+                            len,
+                            gzip_index,
+                            index_to.as_deref(),
+                        )
+                        .map_err(named)?;
                         if let Some(why) = unused {
                             how.push_str(&format!(" (its index was not used: {why})"));
                         }
@@ -178,7 +194,7 @@ impl Source {
                     // else is decoded front to back.
                     Compression::Zip => {
                         let (decoded, how) =
-                            decode_file(Compression::Zip, src, len, None).map_err(named)?;
+                            decode_file(Compression::Zip, src, len, None, None).map_err(named)?;
                         let inner = Inner::Stream(decoded);
                         let (compression, decoding) = (Compression::Zip, Some(how));
                         return Ok(Source { inner, path, compression, decoding });

@@ -14,11 +14,13 @@ use std::io::{self, Read};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use crate::index::FileIdentity;
 use crate::read_at::ReadAt;
 
 pub mod bzip2_blocks;
 mod decoder;
 pub mod gzip_index;
+pub mod index_on_read;
 mod inflate;
 mod lz4;
 mod spanned;
@@ -76,7 +78,9 @@ fn span_target() -> u64 {
 /// Decode a compressed file (`src`, `len` bytes, in `format`): on every
 /// core ([`decode_threads`]) when its structure cuts it into spans, or a
 /// gzip file when `gzip_index` (its checkpoints, from its sidecar) does,
-/// else on one thread of its own. With the reader, how it is decoded, in words
+/// else on one thread of its own (a large gzip file at `index_to` is
+/// indexed on the way: [`index_on_read`]). With the reader, how it is
+/// decoded, in words
 /// (`-v` says it).
 ///
 /// # Errors
@@ -91,6 +95,7 @@ pub fn decode_file(
     src: Arc<dyn ReadAt>,
     len: u64,
     gzip_index: Option<gzip_index::GzipIndex>,
+    index_to: Option<&std::path::Path>,
 ) -> io::Result<(Box<dyn Read + Send>, String)> {
     if format == Compression::Zip {
         let members = zip::members(&*src, len)?;
@@ -125,8 +130,20 @@ pub fn decode_file(
     } else {
         "decoded on one thread"
     };
-    let raw = Box::new(crate::range::OwnedRange::new(src, 0, len));
-    Ok((Box::new(Decoded::spawn(format, raw)), how.to_string()))
+    let raw = crate::range::OwnedRange::new(src, 0, len);
+    let large = index_on_read::index_on_read_min().is_some_and(|min| len >= min);
+    if let (Compression::Gzip, true, true, Some(path)) = (format, threads > 1, large, index_to) {
+        if let Ok(identity) = std::fs::File::open(path).and_then(|f| FileIdentity::of(&f)) {
+            let indexing = index_on_read::IndexOnRead::new(raw, path, identity);
+            let dec = decoder::Decoder::decoding(Box::new(indexing));
+            let how = format!(
+                "{how}, indexed on the way ({} written at its end)",
+                crate::index::default_index_path(path).display()
+            );
+            return Ok((Box::new(Decoded::spawn_decoder(format, Ok(dec))), how));
+        }
+    }
+    Ok((Box::new(Decoded::spawn(format, Box::new(raw))), how.to_string()))
 }
 
 /// How many first bytes [`Compression::detect`] looks at: enough for

@@ -79,6 +79,7 @@ pub fn read_index(input: impl BufRead) -> io::Result<Index> {
         "lines" => IndexKind::Lines,
         "csv" => IndexKind::Csv,
         "json" => IndexKind::Json,
+        "gzip" => IndexKind::Gzip,
         other => return Err(bad(2, &format!("unknown kind {other:?}"))),
     };
     let len = number(&mut next, "file-len")?;
@@ -291,8 +292,8 @@ mod tests {
         write_index(&with_gzip(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for (from, to) in [
-            ("400 60", "80 60"),                // out of order
-            ("400 60", "900 60"),               // past the file's end
+            ("400 60", "80 60"),  // out of order
+            ("400 60", "900 60"), // past the file's end
             ("gzip-checkpoints 2", "gzip-checkpoints 3"),
             ("70 8 10", "95 8 10"), // a line checkpoint past the decoded end
         ] {

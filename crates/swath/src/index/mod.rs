@@ -35,6 +35,9 @@ pub enum IndexKind {
     /// JSON: JSON lines, or the records of a document (a top-level
     /// array, a wrapper's array, objects one after another).
     Json,
+    /// A gzip file's checkpoints alone, written while it was read
+    /// ([`crate::decompress::index_on_read`]): no records counted.
+    Gzip,
 }
 
 impl IndexKind {
@@ -44,6 +47,7 @@ impl IndexKind {
             IndexKind::Lines => "lines",
             IndexKind::Csv => "csv",
             IndexKind::Json => "json",
+            IndexKind::Gzip => "gzip",
         }
     }
 }
@@ -79,6 +83,37 @@ pub struct Index {
     /// For a gzip file: where decoding can start in it (its checkpoints
     /// above are then offsets in its decoded bytes).
     pub gzip: Option<crate::decompress::gzip_index::GzipIndex>,
+}
+
+/// Write `index` to `path` under a temporary name beside it, renamed into
+/// place when complete (a reader never sees half a sidecar); the
+/// temporary file is removed on an error.
+///
+/// # Errors
+///
+/// An I/O error creating, writing or renaming the file.
+pub fn write_beside(index: &Index, path: &Path) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(format!(".{}.swath-tmp", std::process::id()));
+    let tmp = dir.join(name);
+    let written = (|| {
+        let file = std::fs::File::options().write(true).create_new(true).open(&tmp)?;
+        let mut out = std::io::BufWriter::new(file);
+        format::write_index(index, &mut out)?;
+        out.flush()?;
+        drop(out);
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The default sidecar of `file`: `FILE.swathidx` beside it.
