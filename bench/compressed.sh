@@ -7,7 +7,9 @@
 # lz4. Peers: `gzip -dc | wc -l`, pigz, ISA-L's igzip, rapidgzip (PyPI,
 # --count-lines, 1 and 2 threads), `zstd -dc`, `lbzip2 -dc`, `xz -dc`,
 # `lz4 -dc`, DuckDB's count(*) and Polars' scan_csv on the .gz; then
-# `csv count` and `csv to-parquet` from the .gz against DuckDB and Polars.
+# `csv count` and `csv to-parquet` from the .gz against DuckDB and Polars;
+# the gzip index (written by the first full read, or `swath index`) against
+# rapidgzip's own; compressed output against pigz and `zstd -T`.
 #
 #   bench/run compressed [--records 4790000] [--runs 3]
 #
@@ -37,6 +39,10 @@ if ! [ -s "$csv" ]; then
     "$swath" gen access-log --records "$records" "$csv" >/dev/null
 fi
 lines=$(wc -l <"$csv")
+# The rows without an index: no sidecar, and none written by a full read
+# (the index rows below turn it back on).
+export SWATH_INDEX_ON_READ=0
+rm -f "$dir"/*.swathidx
 echo "file: $(stat -c %s "$csv") bytes, $lines lines ($records records + header); median of $runs; $(nproc) cores"
 
 have() { command -v "$1" >/dev/null; }
@@ -103,6 +109,22 @@ if "$py" -c 'import rapidgzip' 2>/dev/null; then
 else
     echo "!!!!! SKIPPED: rapidgzip (pip install rapidgzip into the bench venv)"
 fi
+# The gzip index: the first full read writes it (the sidecar removed before
+# each run), then every command decodes from it on every core.
+side=$gz.swathidx
+row "swath count .gz, first read writing its index" "$lines" \
+    env SWATH_INDEX_ON_READ=1 sh -c "rm -f '$side'; '$swath' count '$gz'"
+row "swath count .gz with its index" "$lines" "$swath" count "$gz"
+row "swath csv count .gz with its index" "$records" "$swath" csv count "$gz"
+tail_want=$(tail -n 1 "$csv" | grep -oE '[0-9]+' | head -1)
+row "swath tail -n 1 .gz with its index" "$tail_want" "$swath" tail -n 1 "$gz"
+row "gzip -dc | tail -n 1" "$tail_want" sh -c "gzip -dc '$gz' | tail -n 1"
+rm -f "$side"
+if "$py" -c 'import rapidgzip' 2>/dev/null; then
+    "$rg" --export-index "$dir/access.csv.gz.rgidx" --count-lines "$gz" >/dev/null
+    row "rapidgzip --count-lines -P 2 with its index" "$lines" \
+        "$rg" --import-index "$dir/access.csv.gz.rgidx" --count-lines -P 2 "$gz"
+fi
 have bgzip && row "swath count .bgz (BGZF)" "$lines" "$swath" count "$dir/access.csv.bgz"
 have bgzip && row "swath count -t 1 .bgz" "$lines" "$swath" count -t 1 "$dir/access.csv.bgz"
 row "swath count .zst (one frame)" "$lines" "$swath" count "$dir/access.csv.zst"
@@ -144,3 +166,29 @@ pq_row() {
 pq_row "swath csv to-parquet .gz" "$swath" csv to-parquet "$gz" -o "$pq"
 pq_row "DuckDB COPY TO parquet .gz" "$py" -c "import duckdb; duckdb.sql(\"COPY (SELECT * FROM read_csv('$gz')) TO '$pq' (FORMAT parquet)\")"
 pq_row "Polars sink_parquet .gz" "$py" -c "import polars as pl; pl.scan_csv('$gz').sink_parquet('$pq')"
+
+echo
+echo "| compressed output (csv select -c 1,2,3,5,8) | seconds | MiB | bytes |"
+echo "| --- | ---: | ---: | --- |"
+# An output row: timed, then its size and its decoded bytes checked
+# against the plain output's.
+out_row() {
+    local label=$1 out=$2
+    shift 2
+    rm -f "$out"
+    measure "$@" || return 0
+    local ok=ok
+    case $out in
+        *.gz) gzip -dc "$out" | cmp -s - "$dir/sel.csv" || ok=WRONG ;;
+        *.zst) zstd -q -dc "$out" | cmp -s - "$dir/sel.csv" || ok=WRONG ;;
+    esac
+    printf '| %-44s | %7s | %6s | %s %s |\n' "$label" "$t" "$m" "$(stat -c %s "$out")" "$ok"
+}
+"$swath" csv select -c 1,2,3,5,8 "$csv" -o "$dir/sel.csv"
+out_row "swath csv select -o .csv (plain)" "$dir/sel.csv" "$swath" csv select -c 1,2,3,5,8 "$csv" -o "$dir/sel.csv"
+out_row "swath csv select -o .gz" "$dir/sel.gz" "$swath" csv select -c 1,2,3,5,8 "$csv" -o "$dir/sel.gz"
+have pigz && out_row "swath csv select | pigz -6 -p 2" "$dir/pig.gz" \
+    sh -c "'$swath' csv select -c 1,2,3,5,8 '$csv' | pigz -6 -p 2 > '$dir/pig.gz'"
+out_row "swath csv select -o .zst" "$dir/sel.zst" "$swath" csv select -c 1,2,3,5,8 "$csv" -o "$dir/sel.zst"
+out_row "swath csv select | zstd -3 -T2" "$dir/z.zst" \
+    sh -c "'$swath' csv select -c 1,2,3,5,8 '$csv' | zstd -q -3 -T2 > '$dir/z.zst'"
