@@ -1,12 +1,14 @@
 //! Spans decoded on 1-3 threads against decoding front to back, on files
-//! made of the input: BGZF members, zstd frames (with skippable frames),
+//! made of the input: BGZF members or gzip members with an `IG` size field
+//! (swath's own compressed output), zstd frames (with skippable frames),
 //! bzip2 streams or xz blocks of a few bytes each, then damaged (a byte
 //! flipped, a cut, a byte added) or not. Both must give the same bytes,
 //! or both fail: a span never decodes to other bytes than the file does.
 //!
 //! `cargo fuzz run spans` (from `fuzz/`). The first byte chooses the
-//! format and the piece size, the next three the damage, the span size and
-//! the threads; the rest is the text compressed.
+//! format and the piece size, the next three the damage (its top bit: `IG`
+//! members rather than BGZF), the span size and the threads; the rest is
+//! the text compressed.
 
 #![no_main]
 
@@ -35,9 +37,15 @@ fn bgzf_block(piece: &[u8], out: &mut Vec<u8>) {
 
 /// `text` compressed in pieces of `piece` bytes, each its own member,
 /// frame, stream or block.
-fn compress(format: Compression, text: &[u8], piece: usize) -> Vec<u8> {
+fn compress(format: Compression, text: &[u8], piece: usize, ig: bool) -> Vec<u8> {
     let mut out = Vec::new();
     match format {
+        Compression::Gzip if ig => {
+            let mut members = swath::compress::blocks::GzipMembers::new(1);
+            for p in text.chunks(piece) {
+                members.member(p, &mut out).unwrap();
+            }
+        }
         Compression::Gzip => {
             for p in text.chunks(piece) {
                 bgzf_block(p, &mut out);
@@ -89,7 +97,7 @@ fn check(data: &[u8]) {
     let formats = [Compression::Gzip, Compression::Zstd, Compression::Bzip2, Compression::Xz];
     let format = formats[usize::from(ctl % 4)];
     let piece = 1 + usize::from(ctl / 4) * 8;
-    let mut file = compress(format, text, piece);
+    let mut file = compress(format, text, piece, damage & 0x80 != 0);
     if file.is_empty() {
         return;
     }

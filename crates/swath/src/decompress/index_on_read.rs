@@ -64,7 +64,7 @@ impl IndexOnRead {
         }
         let index = Index {
             kind: IndexKind::Gzip,
-            identity: self.identity.clone(),
+            identity: self.identity,
             dialect: String::new(),
             records: 0,
             checkpoints: vec![Checkpoint { byte: 0, record: 1, line: 1 }],
