@@ -149,7 +149,7 @@ echo
 echo "| records of the .gz | seconds | MiB | answer |"
 echo "| --- | ---: | ---: | --- |"
 row "swath csv count .gz" "$records" "$swath" csv count "$gz"
-row "DuckDB count(*) .gz" "$records" "$py" -c "import duckdb; print(duckdb.sql(\"SELECT count(*) FROM read_csv('$gz')\").fetchall()[0][0])"
+row "DuckDB count(*) .gz" "$records" "$py" -c "import duckdb; c = duckdb.connect(); c.sql('SET enable_progress_bar = false'); print(c.sql(\"SELECT count(*) FROM read_csv('$gz')\").fetchall()[0][0])"
 row "Polars scan_csv .gz" "$records" "$py" -c "import polars as pl; print(pl.scan_csv('$gz').select(pl.len()).collect().item())"
 pq=$dir/out.parquet
 # A Parquet row: timed without the check, then the file's rows checked.
@@ -164,7 +164,7 @@ pq_row() {
     printf '| %-44s | %7s | %6s | %s (%s bytes) |\n' "$label" "$t" "$m" "$ok" "$(stat -c %s "$pq")"
 }
 pq_row "swath csv to-parquet .gz" "$swath" csv to-parquet "$gz" -o "$pq"
-pq_row "DuckDB COPY TO parquet .gz" "$py" -c "import duckdb; duckdb.sql(\"COPY (SELECT * FROM read_csv('$gz')) TO '$pq' (FORMAT parquet)\")"
+pq_row "DuckDB COPY TO parquet .gz" "$py" -c "import duckdb; c = duckdb.connect(); c.sql('SET enable_progress_bar = false'); c.sql(\"COPY (SELECT * FROM read_csv('$gz')) TO '$pq' (FORMAT parquet)\")"
 pq_row "Polars sink_parquet .gz" "$py" -c "import polars as pl; pl.scan_csv('$gz').sink_parquet('$pq')"
 
 echo
