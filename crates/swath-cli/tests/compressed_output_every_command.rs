@@ -109,15 +109,6 @@ fn is_binary_format(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PAR1") || bytes.starts_with(b"ARROW1")
 }
 
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn every_writing_command_compresses_its_output_or_refuses_by_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -166,7 +157,7 @@ fn every_writing_command_compresses_its_output_or_refuses_by_name() {
                 let err = String::from_utf8_lossy(&refused.stderr);
                 assert_eq!(refused.status.code(), Some(2), "{cmd} -o .{ext}: {err}");
                 assert!(err.contains("not written compressed"), "{cmd}: {err}");
-                assert_eq!(names_in(&work), ["out.txt"], "{cmd} left a file");
+                assert_eq!(common::names_in(&work), ["out.txt"], "{cmd} left a file");
                 continue;
             }
             let mut at_threads = Vec::new();
@@ -225,12 +216,12 @@ fn split_parts_compress_and_decode_to_the_plain_parts() {
         };
         let plain = part_dir("plain");
         split(None, &plain);
-        let plain_names = names_in(&plain);
+        let plain_names = common::names_in(&plain);
         assert_eq!(plain_names.len(), 3, "{cmd}: {plain_names:?}");
         for (flag, ext, tool) in [("--gzip", "gz", "gzip"), ("--zstd", "zst", "zstd")] {
             let out = part_dir(ext);
             split(Some(flag), &out);
-            let names = names_in(&out);
+            let names = common::names_in(&out);
             let want: Vec<String> = plain_names.iter().map(|n| format!("{n}.{ext}")).collect();
             assert_eq!(names, want, "{cmd} {flag}");
             for (plain_name, name) in plain_names.iter().zip(&names) {

@@ -119,3 +119,14 @@ pub fn rows_text(batches: Vec<RecordBatch>) -> Vec<u8> {
         None => b"no batches".to_vec(),
     }
 }
+
+/// The names in `dir`, sorted.
+#[allow(dead_code)]
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}

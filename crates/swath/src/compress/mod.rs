@@ -224,7 +224,8 @@ impl<W: Write> CompressWriter<W> {
     ///
     /// A compression or write error.
     pub fn finish(mut self) -> io::Result<W> {
-        if !self.block.is_empty() || (self.written == 0 && self.pending.is_empty()) {
+        // Nothing sent yet: one empty block, so an empty output is a file.
+        if !self.block.is_empty() || self.written == 0 {
             self.send_block()?;
         }
         while !self.pending.is_empty() {
