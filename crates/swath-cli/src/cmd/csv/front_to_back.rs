@@ -15,7 +15,7 @@
 //!   plain file's sample. Standard input cannot be read twice: refused.
 
 use std::collections::VecDeque;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -47,15 +47,9 @@ pub fn compressed(path: &Path, name: &str) -> Result<bool> {
         let src = swath::Source::open(path).with_context(cannot)?;
         return Ok(src.compression() != Compression::None);
     }
-    let mut head = [0u8; 64];
-    let mut file = std::fs::File::open(path).with_context(cannot)?;
-    let mut n = 0;
-    while n < head.len() {
-        match file.read(&mut head[n..]).with_context(cannot)? {
-            0 => break,
-            k => n += k,
-        }
-    }
+    let mut head = [0u8; swath::decompress::MAGIC_LEN];
+    let file = std::fs::File::open(path).with_context(cannot)?;
+    let n = swath::range::read_full_at(&file, &mut head, 0).with_context(cannot)?;
     Ok(Compression::detect(&head[..n]) != Compression::None)
 }
 
