@@ -42,22 +42,15 @@ fn how_to_run(cmd: &str) -> Vec<&'static str> {
     }
 }
 
-fn swath(args: &[String], threads: &str) -> Output {
-    Command::new(SWATH)
-        .args(args)
-        .args(["-t", threads])
-        .stdin(Stdio::null())
-        .env("SWATH_COMPRESS_BLOCK_BYTES", "8192")
-        .env("SWATH_SPAN_BYTES", "8192")
-        .output()
-        .unwrap()
-}
-
-/// A command that takes no `-t`: `gen`. Run without it.
-fn swath_no_threads(args: &[String]) -> Output {
-    Command::new(SWATH)
-        .args(args)
-        .stdin(Stdio::null())
+/// Run swath with small blocks and spans; with `-t threads` where given
+/// (`gen` takes no `-t`).
+fn swath(args: &[String], threads: Option<&str>) -> Output {
+    let mut cmd = Command::new(SWATH);
+    cmd.args(args);
+    if let Some(t) = threads {
+        cmd.args(["-t", t]);
+    }
+    cmd.stdin(Stdio::null())
         .env("SWATH_COMPRESS_BLOCK_BYTES", "8192")
         .env("SWATH_SPAN_BYTES", "8192")
         .output()
@@ -122,12 +115,7 @@ fn every_writing_command_compresses_its_output_or_refuses_by_name() {
         writers += 1;
         let input = if cmd.starts_with("json ") { &json } else { &csv };
         let run = |out: &Path, threads: &str| {
-            let args = args_for(&cmd, input, out);
-            if is_gen {
-                swath_no_threads(&args)
-            } else {
-                swath(&args, threads)
-            }
+            swath(&args_for(&cmd, input, out), (!is_gen).then_some(threads))
         };
         let work = dir.path().join(cmd.replace(' ', "-"));
         std::fs::create_dir(&work).unwrap();
@@ -172,7 +160,8 @@ fn every_writing_command_compresses_its_output_or_refuses_by_name() {
                 assert!(decoded == plain, "{cmd}: {tool} -dc differs from the plain output");
             }
             // swath reads it back on several threads, by its blocks.
-            let count = swath(&["count".into(), "-v".into(), path.to_str().unwrap().into()], "2");
+            let count =
+                swath(&["count".into(), "-v".into(), path.to_str().unwrap().into()], Some("2"));
             let err = String::from_utf8_lossy(&count.stderr);
             assert!(count.status.success(), "{cmd}: {err}");
             // Lines as `count` counts them: a last line without its newline
@@ -211,7 +200,7 @@ fn split_parts_compress_and_decode_to_the_plain_parts() {
                 [input.to_str().unwrap(), "-n", "3", "-o", out.to_str().unwrap()].map(String::from),
             );
             args.extend(flag.map(String::from));
-            let done = swath(&args, "2");
+            let done = swath(&args, Some("2"));
             assert!(done.status.success(), "{args:?}: {}", String::from_utf8_lossy(&done.stderr));
         };
         let plain = part_dir("plain");
