@@ -1,6 +1,6 @@
 //! The CSV dialect as keyword arguments, named as the CLI's options
 //! (`swath csv --help`): delimiter, quote, escape, comment, no_headers,
-//! flexible, lenient, max_record_size.
+//! flexible, lenient, max_record_size, encoding.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use swath_csv::ReaderBuilder;
 
 /// The keyword arguments every function takes, in the CLI's words.
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 9] = [
     "delimiter",
     "quote",
     "escape",
@@ -17,6 +17,7 @@ pub const NAMES: [&str; 8] = [
     "flexible",
     "lenient",
     "max_record_size",
+    "encoding",
 ];
 
 /// A CSV dialect: the CLI's defaults (`,`, `"`, no escape, no comment,
@@ -31,6 +32,7 @@ pub struct Dialect {
     flexible: bool,
     lenient: bool,
     max_record_size: usize,
+    encoding: swath::text::Decoding,
 }
 
 impl Default for Dialect {
@@ -44,6 +46,7 @@ impl Default for Dialect {
             flexible: false,
             lenient: false,
             max_record_size: 64 << 20,
+            encoding: swath::text::Decoding::DEFAULT,
         }
     }
 }
@@ -65,6 +68,7 @@ impl Dialect {
                 "flexible" => d.flexible = value.is_truthy()?,
                 "lenient" => d.lenient = value.is_truthy()?,
                 "max_record_size" => d.max_record_size = size(&key, &value)?,
+                "encoding" => d.encoding = encoding(&key, &value)?,
                 _ => {
                     return Err(PyTypeError::new_err(format!(
                         "unexpected keyword argument {key:?} (the CSV options are {})",
@@ -86,9 +90,18 @@ impl Dialect {
             .has_headers(!self.no_headers)
             .lenient(self.lenient)
             .flexible(self.flexible)
-            .max_record_bytes(self.max_record_size);
+            .max_record_bytes(self.max_record_size)
+            .encoding(self.encoding);
         b
     }
+}
+
+/// The CLI's `--encoding`: a name (`"windows-1252"`, `"utf-16le"`),
+/// `"auto"`, `"lossy"`, or `"NAME:lossy"`.
+fn encoding(key: &str, value: &Bound<'_, PyAny>) -> PyResult<swath::text::Decoding> {
+    let s: String =
+        value.extract().map_err(|_| PyTypeError::new_err(format!("{key} must be a str")))?;
+    s.parse().map_err(|m: String| PyValueError::new_err(format!("{key}: {m}")))
 }
 
 /// One ASCII character; `"tab"` and `"\\t"` for a TAB, as the CLI.

@@ -244,7 +244,7 @@ impl ArrowReaderBuilder {
     /// schema.
     pub fn infer_schema(&self, path: impl AsRef<Path>) -> Result<InferredSchema> {
         let path = path.as_ref();
-        let src = Source::open(path)?;
+        let src = self.csv.open_source(path)?;
         if src.ranged_source().is_none() {
             let (buf, eof, _) = read_prefix(src)?;
             return self.infer_prefix(&buf, eof);
@@ -539,7 +539,7 @@ impl ArrowReaderBuilder {
     /// As [`infer_schema`](Self::infer_schema).
     pub fn from_path(&self, path: impl AsRef<Path>) -> Result<ArrowReader<StreamInput<Source>>> {
         let path = path.as_ref();
-        let src = Source::open(path)?;
+        let src = self.csv.open_source(path)?;
         if src.ranged_source().is_none() {
             return self.from_reader(src);
         }

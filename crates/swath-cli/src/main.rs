@@ -72,6 +72,7 @@ fn main() -> ExitCode {
     remote::install();
     let cli = Cli::parse();
     swath::decompress::set_zip_member(cli.member.clone());
+    let csv = matches!(cli.command, Command::Csv(_));
     let result = match cli.command {
         Command::Count(args) => count::run(args, cli.quiet),
         Command::Csv(args) => csv::run(args),
@@ -89,11 +90,25 @@ fn main() -> ExitCode {
         Command::Tail(args) => lines::tail::run(args),
         Command::Sample(args) => lines::sample::run(args),
     };
+    // What `--encoding ...:lossy` replaced, said once, whatever the result.
+    for (replaced, encoding) in swath::text::take_replacements() {
+        let _ = writeln!(io::stderr(), "swath: note: {}", replaced.describe(encoding));
+    }
+    for doubt in swath::text::take_doubts() {
+        let _ = writeln!(io::stderr(), "swath: warning: {doubt}");
+    }
     match result {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            let _ = writeln!(io::stderr(), "swath: {}", report(&err));
+            let line = report(&err);
+            let hint = if csv && not_utf8(&line) {
+                "; if the file is in another encoding, `swath csv sniff FILE` names it and \
+                 `--encoding auto` reads it"
+            } else {
+                ""
+            };
+            let _ = writeln!(io::stderr(), "swath: {line}{hint}");
             exit::error()
         }
     }
@@ -117,6 +132,12 @@ fn report(err: &anyhow::Error) -> String {
         line.push_str(&msg);
     }
     line
+}
+
+/// The error is text that is not UTF-8 (the CSV reader's or Arrow's
+/// words for it).
+fn not_utf8(line: &str) -> bool {
+    line.contains("not valid UTF-8") || line.contains("as utf8: invalid UTF-8")
 }
 
 /// A closed pipe (`swath ... | head`) is not an error worth a message.

@@ -77,12 +77,17 @@ fn sniff_reports_the_dialect_and_the_types() {
 }
 
 #[test]
-fn sniff_names_bytes_that_are_not_utf8() {
+fn sniff_names_the_encoding_and_the_bytes_that_are_not_utf8() {
     let dir = tempfile::tempdir().unwrap();
     let path = file(dir.path(), "latin1.csv", b"name,city\nada,Z\xfcrich\n");
     let (out, _, code) = run(&["csv", "sniff"], &path);
     assert_eq!(code, 0);
-    assert!(out.contains("encoding:    not UTF-8 (byte 15: FC)"), "{out}");
+    assert!(out.contains("encoding:    windows-1252 (not UTF-8 (byte 15: FC);"), "{out}");
+    let (out, _, _) = run(&["csv", "sniff", "--json"], &path);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["encoding_name"], "windows-1252", "{out}");
+    // The columns are inferred from the decoded text.
+    assert_eq!(v["columns"][1]["type"], "utf8", "{out}");
 }
 
 #[test]

@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use swath::text::TextEncoding;
 use swath_csv::sniff::{Encoding, LineEnd, Sniffer};
 use swath_csv::ReaderBuilder;
 
@@ -43,13 +44,15 @@ fn csv_spectrum_is_comma_double_quote_with_a_header() {
 #[test]
 fn fastcsv_boms_name_their_encoding() {
     let dir = suite("fastcsv-spec/bom");
+    let wide =
+        |encoding, bom| Encoding::Decoded { encoding, evidence: "byte order mark".into(), bom };
     let want = [
         ("utf8_nobom.csv", Encoding::Utf8 { bom: false }),
         ("utf8_bom.csv", Encoding::Utf8 { bom: true }),
-        ("utf16le_bom.csv", Encoding::Utf16 { little_endian: true }),
-        ("utf16be_bom.csv", Encoding::Utf16 { little_endian: false }),
-        ("utf32le_bom.csv", Encoding::Utf32 { little_endian: true }),
-        ("utf32be_bom.csv", Encoding::Utf32 { little_endian: false }),
+        ("utf16le_bom.csv", wide(TextEncoding::UTF_16LE, true)),
+        ("utf16be_bom.csv", wide(TextEncoding::UTF_16BE, true)),
+        ("utf32le_bom.csv", wide(TextEncoding::Utf32 { little_endian: true }, true)),
+        ("utf32be_bom.csv", wide(TextEncoding::Utf32 { little_endian: false }, true)),
     ];
     for (file, enc) in want {
         let s = Sniffer::new().sniff_path(dir.join(file)).unwrap();
@@ -223,7 +226,7 @@ fn a_file_that_turns_from_commas_to_semicolons_says_so() {
 }
 
 #[test]
-fn not_utf8_names_the_byte() {
+fn not_utf8_is_detected_naming_the_byte() {
     let mut bytes = b"name,city\n".to_vec();
     for i in 0..3000 {
         writeln!(bytes, "n{i},Paris").unwrap();
@@ -234,6 +237,7 @@ fn not_utf8_names_the_byte() {
     let path = dir.path().join("latin1.csv");
     std::fs::write(&path, &bytes).unwrap();
     let s = Sniffer::new().sample_bytes(4096).sniff_path(&path).unwrap();
-    assert_eq!(s.encoding, Encoding::NotUtf8 { byte: at, bytes: vec![0xFC], bom: false });
-    assert_eq!(s.encoding.describe(), format!("not UTF-8 (byte {at}: FC)"));
+    assert_eq!(s.encoding.decoded(), Some(TextEncoding::WINDOWS_1252), "{s:?}");
+    let said = s.encoding.describe();
+    assert!(said.starts_with(&format!("windows-1252 (not UTF-8 (byte {at}: FC);")), "{said}");
 }

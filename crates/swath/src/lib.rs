@@ -59,6 +59,7 @@ pub mod remote;
 pub mod sample;
 mod source;
 pub mod swar;
+pub mod text;
 
 pub use buffer::Buffer;
 pub use count::{count_lines, count_newlines, count_source, CountOptions, LineCount};

@@ -16,6 +16,7 @@ use crate::decompress::{decode_file, sniff, Compression, Decoded, MAGIC_LEN};
 use crate::error::{Error, Result};
 use crate::open::{open_path, Opened};
 use crate::range::ReadAt;
+use crate::text::{Decoding, EncodingChoice, TextEncoding};
 
 /// An opened input.
 pub struct Source {
@@ -24,6 +25,10 @@ pub struct Source {
     compression: Compression,
     /// How a compressed input is decoded, in words.
     decoding: Option<String>,
+    /// The encoding the text is decoded from, when it is (not UTF-8).
+    encoding: Option<TextEncoding>,
+    /// What the text was found to be and how it is decoded, in words.
+    text: Option<String>,
 }
 
 enum Inner {
@@ -74,6 +79,8 @@ impl Source {
             path: Some(path.to_path_buf()),
             compression: Compression::None,
             decoding: None,
+            encoding: None,
+            text: None,
         })
     }
 
@@ -95,7 +102,14 @@ impl Source {
     /// front to back through `Read`.
     pub fn ranged(src: Arc<dyn ReadAt>, len: u64, name: impl Into<PathBuf>) -> Source {
         let inner = Inner::Ranged { src, len, pos: 0 };
-        Source { inner, path: Some(name.into()), compression: Compression::None, decoding: None }
+        Source {
+            inner,
+            path: Some(name.into()),
+            compression: Compression::None,
+            decoding: None,
+            encoding: None,
+            text: None,
+        }
     }
 
     /// Any reader, streamed as it is; `name` is used in error messages.
@@ -105,6 +119,8 @@ impl Source {
             path: name,
             compression: Compression::None,
             decoding: None,
+            encoding: None,
+            text: None,
         }
     }
 
@@ -119,10 +135,18 @@ impl Source {
     /// ([`Compression::unsupported`]); a zip archive whose member cannot
     /// be chosen (several and none named, the error lists them).
     pub fn decompressed(self) -> Result<Source> {
-        let Source { inner, path, compression, decoding } = self;
-        if compression != Compression::None {
-            return Ok(Source { inner, path, compression, decoding });
+        if self.compression != Compression::None || self.encoding.is_some() {
+            return Ok(self);
         }
+        let Source { inner, path, compression, decoding, .. } = self;
+        let done = |inner, path, compression, decoding| Source {
+            inner,
+            path,
+            compression,
+            decoding,
+            encoding: None,
+            text: None,
+        };
         let named = |e: io::Error| match &path {
             Some(p) => Error::from(e).with_path(p),
             None => Error::from(e),
@@ -137,7 +161,7 @@ impl Source {
                 match Compression::detect(&prefix[..n]) {
                     Compression::None => {
                         let inner = Inner::File { file, len };
-                        return Ok(Source { inner, path, compression, decoding });
+                        return Ok(done(inner, path, compression, decoding));
                     }
                     // A file: decoded by spans on every core where its
                     // structure allows.
@@ -178,7 +202,7 @@ impl Source {
                         }
                         let inner = Inner::Stream(decoded);
                         let decoding = Some(how);
-                        return Ok(Source { inner, path, compression: format, decoding });
+                        return Ok(done(inner, path, format, decoding));
                     }
                 }
             }
@@ -188,7 +212,7 @@ impl Source {
                 match Compression::detect(&prefix[..n]) {
                     Compression::None => {
                         let inner = Inner::Ranged { src, len, pos };
-                        return Ok(Source { inner, path, compression, decoding });
+                        return Ok(done(inner, path, compression, decoding));
                     }
                     // A zip archive's member is found by ranges; anything
                     // else is decoded front to back.
@@ -197,7 +221,7 @@ impl Source {
                             decode_file(Compression::Zip, src, len, None, None).map_err(named)?;
                         let inner = Inner::Stream(decoded);
                         let (compression, decoding) = (Compression::Zip, Some(how));
-                        return Ok(Source { inner, path, compression, decoding });
+                        return Ok(done(inner, path, compression, decoding));
                     }
                     format => (format, Box::new(crate::range::OwnedRange::new(src, 0, len))),
                 }
@@ -212,7 +236,199 @@ impl Source {
                 (Inner::Stream(Box::new(Decoded::spawn(format, raw))), Some(how))
             }
         };
-        Ok(Source { inner, path, compression: format, decoding })
+        Ok(done(inner, path, format, decoding))
+    }
+
+    /// Open `path` (`-`: standard input), decompressed, and its text
+    /// decoded to UTF-8 as `how` says ([`Source::decoded_text`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Source::open`] and [`Source::decoded_text`].
+    pub fn open_text(path: impl AsRef<Path>, how: Decoding) -> Result<Source> {
+        Source::open(path)?.decoded_text(how)
+    }
+
+    /// Decode this input's text to UTF-8 as `how` says: in the encoding it
+    /// names, or the one `auto` detects, or, by default, UTF-8 unless a
+    /// byte order mark says UTF-16 or UTF-32. A byte order mark always
+    /// wins, and is removed. UTF-8 is left as it is (unless lossy): no
+    /// byte is touched twice. A regular file or remote object in an
+    /// encoding a line feed can cut is decoded on every core
+    /// ([`crate::text::TextSpans`]); anything else on the reading thread.
+    /// The source is then a stream ([`Source::ranged_source`] is `None`).
+    ///
+    /// # Errors
+    ///
+    /// An I/O error reading the first bytes.
+    pub fn decoded_text(mut self, how: Decoding) -> Result<Source> {
+        if self.encoding.is_some() {
+            return Ok(self);
+        }
+        let (encoding, bom_len, note) = self.choose_text(how)?;
+        if encoding == TextEncoding::Utf8 && !how.lossy {
+            // Read as it is; the readers skip a UTF-8 byte order mark.
+            self.text = (!note.is_empty()).then_some(note);
+            return Ok(self);
+        }
+        let named = |e: io::Error, path: &Option<PathBuf>| match path {
+            Some(p) => Error::from(e).with_path(p),
+            None => Error::from(e),
+        };
+        let threads = crate::decompress::decode_threads();
+        let name = self.path.clone();
+        let (path, compression, decoding) =
+            (self.path.clone(), self.compression, self.decoding.take());
+        let lossy = if how.lossy { ", lossy" } else { "" };
+        let said = if note.is_empty() { String::new() } else { format!(" ({note})") };
+        let spans = match (&self.inner, threads > 1) {
+            (Inner::File { .. } | Inner::Ranged { .. }, true) => {
+                let len = self.len().unwrap_or(0);
+                let src = self.shared_ranged_source()?.expect("a file or an object");
+                let piece = crate::decompress::span_target();
+                let text = crate::text::TextOf { encoding, lossy: how.lossy, name: name.clone() };
+                crate::text::TextSpans::spawn(src, len, bom_len as u64, text, piece, threads).map(
+                    |s| {
+                        let n = len.div_ceil(piece).max(1);
+                        let how = format!(
+                            "{encoding}{said}{lossy}, decoded in {n} piece{} on {} thread{}",
+                            if n == 1 { "" } else { "s" },
+                            threads.min(n as usize),
+                            if threads.min(n as usize) == 1 { "" } else { "s" },
+                        );
+                        (Box::new(s) as Box<dyn Read + Send>, how)
+                    },
+                )
+            }
+            _ => None,
+        };
+        let (reader, text) = match spans {
+            Some(s) => s,
+            None => {
+                let mut raw = self;
+                // The byte order mark is read here, not decoded.
+                io::copy(&mut (&mut raw).take(bom_len as u64), &mut io::sink())
+                    .map_err(|e| named(e, &name))?;
+                let dec = crate::text::TextDecoder::without_bom(encoding);
+                let r = crate::text::DecodeReader::new(raw, dec, bom_len as u64, how.lossy, name);
+                (
+                    Box::new(r) as Box<dyn Read + Send>,
+                    format!("{encoding}{said}{lossy}, decoded on one thread"),
+                )
+            }
+        };
+        Ok(Source {
+            inner: Inner::Stream(reader),
+            path,
+            compression,
+            decoding,
+            encoding: Some(encoding),
+            text: Some(text),
+        })
+    }
+
+    /// The encoding [`Source::decoded_text`] would decode this input's
+    /// text from with `how`, or `None` when it would read it as it is
+    /// (UTF-8, not lossy): for the commands that work on a file's bytes by
+    /// ranges, which must not cut text that is decoded. Nothing is
+    /// consumed (a stream's first bytes are put back).
+    ///
+    /// # Errors
+    ///
+    /// An I/O error reading the first bytes.
+    pub fn text_to_decode(&mut self, how: Decoding) -> Result<Option<TextEncoding>> {
+        if self.encoding.is_some() {
+            return Ok(self.encoding);
+        }
+        let (encoding, _, _) = self.choose_text(how)?;
+        Ok((encoding != TextEncoding::Utf8 || how.lossy).then_some(encoding))
+    }
+
+    /// The encoding `how` chooses for this input, the length of its byte
+    /// order mark, and why, in words (empty when there is nothing to say).
+    fn choose_text(&mut self, how: Decoding) -> Result<(TextEncoding, usize, String)> {
+        let named = |e: io::Error, path: &Option<PathBuf>| match path {
+            Some(p) => Error::from(e).with_path(p),
+            None => Error::from(e),
+        };
+        let want = match how.choice {
+            EncodingChoice::Auto => crate::text::AUTO_HEAD,
+            _ => 4,
+        };
+        let head = self.peek(want).map_err(|e| named(e, &self.path))?;
+        let bom = crate::text::detect::bom(&head);
+        Ok(match how.choice {
+            EncodingChoice::Utf8OrBom => match bom {
+                Some((e, n)) if e != TextEncoding::Utf8 => (e, n, "byte order mark".to_string()),
+                _ => (TextEncoding::Utf8, 0, String::new()),
+            },
+            EncodingChoice::Named(named_one) => match bom {
+                Some((e, n)) if e != named_one => {
+                    (e, n, format!("its byte order mark, not {named_one}"))
+                }
+                Some((e, n)) => (e, n, String::new()),
+                None => (named_one, 0, String::new()),
+            },
+            EncodingChoice::Auto => {
+                let found = match (self.ranged_source(), self.len()) {
+                    (Some(src), Some(len)) => {
+                        crate::text::detect_file(src, len).map_err(|e| named(e, &self.path))?
+                    }
+                    _ => crate::text::detect(&[&head], head.len() < want),
+                };
+                if !found.certain {
+                    crate::text::note(format!(
+                        "{}: --encoding auto read it as {}, but is not certain ({}); \
+                         name the encoding to be sure",
+                        self.name(),
+                        found.encoding,
+                        found.evidence
+                    ));
+                }
+                (found.encoding, found.bom, format!("detected: {}", found.describe()))
+            }
+        })
+    }
+
+    /// The first `n` bytes (fewer at the end), without consuming them: a
+    /// file or an object is read at offset 0, a stream's bytes are read
+    /// and put back in front of it.
+    fn peek(&mut self, n: usize) -> io::Result<Vec<u8>> {
+        let mut head = vec![0u8; n];
+        let got = match &mut self.inner {
+            Inner::File { file, .. } => crate::range::read_full_at(file, &mut head, 0)?,
+            Inner::Ranged { src, pos: 0, .. } => crate::range::read_full_at(&**src, &mut head, 0)?,
+            Inner::Ranged { .. } => 0,
+            Inner::Stream(s) => {
+                let mut got = 0;
+                while got < n {
+                    match s.read(&mut head[got..]) {
+                        Ok(0) => break,
+                        Ok(k) => got += k,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                let rest = std::mem::replace(s, Box::new(io::empty()));
+                *s = Box::new(io::Cursor::new(head[..got].to_vec()).chain(rest));
+                got
+            }
+        };
+        head.truncate(got);
+        Ok(head)
+    }
+
+    /// The encoding this input's text is decoded from, when it is
+    /// decoded (`None`: UTF-8 read as it is).
+    pub fn text_encoding(&self) -> Option<TextEncoding> {
+        self.encoding
+    }
+
+    /// What the text was found to be and how it is decoded, in words
+    /// (`windows-1252, decoded in 12 pieces on 2 threads`); `None` for
+    /// UTF-8 read as it is, unless `auto` chose it.
+    pub fn text_decoding(&self) -> Option<&str> {
+        self.text.as_deref()
     }
 
     /// The compression recognised on this input ([`Compression::None`] for

@@ -34,7 +34,10 @@ tests run them, on a three-record ``big.csv`` with columns ``id``,
 
 The CSV options are keyword arguments named as the CLI's: ``delimiter``,
 ``quote``, ``escape``, ``comment``, ``no_headers``, ``flexible``,
-``lenient``, ``max_record_size``. Every function releases the GIL while
+``lenient``, ``max_record_size``, ``encoding`` (a name such as
+``"windows-1252"`` or ``"utf-16le"``, ``"auto"``, ``"lossy"``, or
+``"NAME:lossy"``; default UTF-8, or what a byte order mark says). Every
+function releases the GIL while
 it works, and Ctrl-C interrupts it. A CSV problem raises
 :class:`CsvError`, whose ``.record``, ``.line``, ``.byte`` and ``.path``
 say where, as ``swath csv check`` prints it.
@@ -100,7 +103,8 @@ def read_csv(
     its type; ``"null"`` makes it null. ``string_view``: text columns as
     ``pyarrow.string_view()`` (Arrow's Utf8View) instead of
     ``pyarrow.string()``. ``**dialect``: delimiter, quote,
-    escape, comment, no_headers, flexible, lenient, max_record_size.
+    escape, comment, no_headers, flexible, lenient, max_record_size,
+    encoding.
 
     Raises CsvError (with ``.record``, ``.line``, ``.byte``, ``.path``) at
     the first problem, OSError when the file cannot be read.

@@ -36,6 +36,7 @@ def read_csv(
     flexible: bool = False,
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
+    encoding: str = "utf-8",
 ) -> Any:
     """A ``pyarrow.Table``."""
 

@@ -79,6 +79,7 @@ def csv_count(
     flexible: bool = False,
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
+    encoding: str = "utf-8",
 ) -> int: ...
 def csv_check(
     path: StrPath,
@@ -93,6 +94,7 @@ def csv_check(
     flexible: bool = False,
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
+    encoding: str = "utf-8",
 ) -> CheckResult: ...
 def scan_csv(
     path: StrPath,
@@ -113,6 +115,7 @@ def scan_csv(
     flexible: bool = False,
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
+    encoding: str = "utf-8",
 ) -> CsvReader: ...
 def _read_csv(path: StrPath, **kwargs: Any) -> CsvReader: ...
 def csv_to_parquet(
@@ -137,6 +140,7 @@ def csv_to_parquet(
     flexible: bool = False,
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
+    encoding: str = "utf-8",
 ) -> int: ...
 
 def scan_json(

@@ -37,6 +37,20 @@ pub struct DialectArgs {
     /// read (at most this) plus about 8 MiB.
     #[arg(long, default_value = "64M", value_parser = parse_size)]
     pub max_record_size: usize,
+    /// The text's encoding, decoded to UTF-8 as it is read (on every core
+    /// for a file): a name (windows-1252, latin-1, utf-16le, gb18030,
+    /// shift_jis, euc-kr, big5: any WHATWG label), `auto` (detected from
+    /// samples; -v says why), `lossy` (UTF-8, U+FFFD for bytes that are
+    /// not, counted on stderr), or NAME:lossy. Default: UTF-8, or what a
+    /// byte order mark says. Error positions are bytes of the decoded text
+    /// (the decoder's own errors name the file's byte).
+    #[arg(long, value_name = "NAME|auto|lossy", value_parser = parse_encoding)]
+    pub encoding: Option<swath::text::Decoding>,
+}
+
+/// `--encoding`: a name, `auto`, `lossy`, `NAME:lossy`.
+pub fn parse_encoding(s: &str) -> Result<swath::text::Decoding, String> {
+    s.parse()
 }
 
 /// `-d`: a byte, or `auto`.
@@ -79,8 +93,14 @@ impl DialectArgs {
             .has_headers(!self.no_headers)
             .lenient(self.lenient)
             .flexible(self.flexible)
-            .max_record_bytes(self.max_record_size);
+            .max_record_bytes(self.max_record_size)
+            .encoding(self.decoding());
         b
+    }
+
+    /// How the text is decoded (`--encoding`, or the default).
+    pub fn decoding(&self) -> swath::text::Decoding {
+        self.encoding.unwrap_or_default()
     }
 
     /// `-d auto` is left to sniff (only `swath csv` resolves it; `swath

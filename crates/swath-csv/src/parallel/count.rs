@@ -24,7 +24,7 @@ use std::path::Path;
 use swath::ReadAt;
 
 use swath::range::{nth_range, range_count};
-use swath::{Buffer, Source};
+use swath::Buffer;
 
 use super::plan::{read_after, read_into, Task};
 use super::spares::Spares;
@@ -63,7 +63,7 @@ impl ParallelReader {
         if self.path == Path::new("-") || !(swath::remote::is_url(&self.path) || regular()) {
             return None;
         }
-        let src = Source::open(&self.path).ok()?;
+        let src = self.builder.open_source(&self.path).ok()?;
         let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             return None;
         };

@@ -99,7 +99,7 @@ pub(crate) mod for_splits {
 
 use std::path::{Path, PathBuf};
 
-use swath::{Parallel, Source};
+use swath::Parallel;
 
 use crate::error::{Error, Result};
 use crate::Reader;
@@ -260,7 +260,7 @@ impl ParallelReader {
     pub fn record_starts(&self) -> Result<Vec<crate::Position>> {
         self.builder.validate()?;
         let top = vec![crate::Position::new(0, 1, 0)];
-        let src = Source::open(&self.path)?;
+        let src = self.builder.open_source(&self.path)?;
         let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             return Ok(top);
         };
@@ -322,7 +322,7 @@ impl ParallelReader {
     {
         self.builder.validate()?;
         let cfg = self.builder.config();
-        let src = Source::open(&self.path)?;
+        let src = self.builder.open_source(&self.path)?;
         let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             return Ok(Vec::new());
         };
@@ -538,9 +538,15 @@ impl ParallelReader {
         E: From<Error> + Send,
     {
         self.builder.validate()?;
-        let src = Source::open(&self.path).map_err(Error::from)?;
+        let src = self.builder.open_source(&self.path).map_err(Error::from)?;
         let reason = if self.par.thread_count() <= 1 {
             Some("one thread".to_string())
+        } else if let (Some(_), Some(how)) = (src.text_encoding(), src.text_decoding()) {
+            let compressed = match src.decoding() {
+                Some(c) => format!("{}-compressed input, {c}; ", src.compression().name()),
+                None => String::new(),
+            };
+            Some(format!("{compressed}text decoded from {how}"))
         } else if let Some(how) = src.decoding() {
             Some(format!("{}-compressed input, {how}", src.compression().name()))
         } else if src.ranged_source().is_none() {

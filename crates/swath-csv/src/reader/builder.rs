@@ -219,6 +219,31 @@ impl ReaderBuilder {
     /// As [`validate`](Self::validate), and the open error with the path.
     pub fn from_path(&self, path: impl AsRef<Path>) -> Result<Reader<Source>> {
         self.validate()?;
-        self.from_source(Source::open(path)?)
+        self.from_source(self.open_source(path)?)
+    }
+
+    /// How a file's text is decoded to UTF-8 when it is opened by path
+    /// ([`from_path`](Self::from_path), the parallel reader): its encoding,
+    /// `auto`, and lossy or not (default: UTF-8, or what a byte order mark
+    /// says). A reader over an `io::Read` takes its bytes as UTF-8.
+    pub fn encoding(&mut self, how: swath::text::Decoding) -> &mut Self {
+        self.cfg.decoding = how;
+        self
+    }
+
+    /// The decoding set by [`encoding`](Self::encoding).
+    pub fn decoding(&self) -> swath::text::Decoding {
+        self.cfg.decoding
+    }
+
+    /// Open `path` (`-` for stdin), decompressed and its text decoded as
+    /// [`encoding`](Self::encoding) says: the source every reader of a
+    /// path reads.
+    ///
+    /// # Errors
+    ///
+    /// The open error with the path, or the error reading its first bytes.
+    pub fn open_source(&self, path: impl AsRef<Path>) -> swath::Result<Source> {
+        Source::open(path)?.decoded_text(self.cfg.decoding)
     }
 }

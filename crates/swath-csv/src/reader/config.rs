@@ -45,6 +45,9 @@ pub(crate) struct Config {
     pub(crate) max_fields: usize,
     pub(crate) capacity: usize,
     pub(crate) kernel: Kernel,
+    /// How a file's text is decoded when opened by path (the readers of
+    /// an `io::Read` take its bytes as UTF-8).
+    pub(crate) decoding: swath::text::Decoding,
 }
 
 impl Default for Config {
@@ -65,6 +68,7 @@ impl Default for Config {
             max_fields: DEFAULT_MAX_FIELDS,
             capacity: DEFAULT_CAPACITY,
             kernel: Kernel::detect(),
+            decoding: swath::text::Decoding::DEFAULT,
         }
     }
 }

@@ -34,11 +34,23 @@ use std::io::Read;
 use std::path::Path;
 
 pub use candidate::Candidate;
-pub use encoding::Encoding;
+pub use encoding::{bom_len, Encoding};
 pub use header::HeaderGuess;
 use score::{Sample, Shape};
 
 use crate::{ParallelReader, ReaderBuilder, Result};
+use swath::text::{EncodingChoice, TextEncoding};
+
+/// The first bytes of a file or object (none of a stream: not consumed).
+fn peek(src: &swath::Source) -> Result<Vec<u8>> {
+    let mut head = vec![0u8; 4];
+    let n = match src.ranged_source() {
+        Some(f) => swath::range::read_full_at(f, &mut head, 0).map_err(swath::Error::from)?,
+        None => 0,
+    };
+    head.truncate(n);
+    Ok(head)
+}
 
 /// How records end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,6 +182,8 @@ pub struct Sniffer {
     samples: usize,
     threads: usize,
     max_records: usize,
+    /// A named encoding, else detected.
+    encoding: Option<TextEncoding>,
 }
 
 impl Default for Sniffer {
@@ -191,7 +205,24 @@ impl Sniffer {
     /// 64 KiB samples, 16 spread over the file, up to 1000 records each,
     /// all cores for the record starts.
     pub fn new() -> Sniffer {
-        Sniffer { sample_bytes: 64 << 10, samples: 16, threads: 0, max_records: 1000 }
+        Sniffer {
+            sample_bytes: 64 << 10,
+            samples: 16,
+            threads: 0,
+            max_records: 1000,
+            encoding: None,
+        }
+    }
+
+    /// The file's encoding, as `--encoding` names it: `auto` and the
+    /// default detect it ([`swath::text::detect`]), as a sniffer does
+    /// whatever it is told.
+    pub fn encoding(mut self, how: swath::text::Decoding) -> Sniffer {
+        self.encoding = match how.choice {
+            swath::text::EncodingChoice::Named(e) => Some(e),
+            _ => None,
+        };
+        self
     }
 
     /// Bytes per sample (at least 1 KiB).
@@ -221,6 +252,32 @@ impl Sniffer {
     pub fn sniff_path(&self, path: impl AsRef<Path>) -> Result<Sniffed> {
         let path = path.as_ref();
         let mut src = swath::Source::open(path)?;
+        // Text in another encoding: its head decoded, sniffed as UTF-8.
+        let other = match (self.encoding, src.ranged_source(), src.len()) {
+            (Some(e), _, _) => {
+                (e != TextEncoding::Utf8).then(|| (e, "named with --encoding".to_string()))
+            }
+            (None, Some(file), Some(len)) => {
+                let found = swath::text::detect_file(file, len).map_err(swath::Error::from)?;
+                (found.encoding != TextEncoding::Utf8).then(|| (found.encoding, found.describe()))
+            }
+            // A stream: its head is sniffed as bytes, below.
+            (None, _, _) => None,
+        };
+        if let Some((encoding, evidence)) = other {
+            let how =
+                swath::text::Decoding { choice: EncodingChoice::Named(encoding), lossy: true };
+            let has_bom = encoding::bom(&peek(&src)?).0 == Some(encoding);
+            let mut text = Vec::new();
+            src.decoded_text(how)?
+                .take(4 * self.sample_bytes as u64)
+                .read_to_end(&mut text)
+                .map_err(swath::Error::from)?;
+            let complete = text.len() < 4 * self.sample_bytes;
+            let mut s = self.sniff_utf8(&text, complete);
+            s.encoding = Encoding::Decoded { encoding, evidence, bom: has_bom };
+            return Ok(s);
+        }
         let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             let mut head = Vec::new();
             (&mut src)
@@ -232,8 +289,8 @@ impl Sniffer {
         let mut head = vec![0u8; self.sample_bytes.min(len as usize)];
         let n = swath::range::read_full_at(file, &mut head, 0).map_err(swath::Error::from)?;
         head.truncate(n);
-        let (wide, bom) = encoding::bom(&head);
-        if wide.is_some() || len as usize <= self.sample_bytes {
+        let (_, bom) = encoding::bom(&head);
+        if len as usize <= self.sample_bytes {
             return Ok(self.sniff_bytes(&head));
         }
         let top = sample_at(&head, bom as u64, false);
@@ -269,17 +326,32 @@ impl Sniffer {
     }
 
     /// Sniff `bytes`, the head of a file (or all of it): no sample beyond.
+    /// Bytes in an encoding other than UTF-8 (a byte order mark says so,
+    /// or [`swath::text::detect`] finds it) are decoded first.
     pub fn sniff_bytes(&self, bytes: &[u8]) -> Sniffed {
+        let complete = bytes.len() < 4 * self.sample_bytes;
         let (wide, bom) = encoding::bom(bytes);
-        if let Some(enc) = wide {
-            let text = encoding::decode_wide(&bytes[bom..], &enc);
-            let mut s = self.judge(&[sample_at(&text, 0, true)], None, false);
-            s.encoding = enc;
+        let (other, evidence) = match (wide, self.encoding) {
+            (Some(e), _) => (Some(e), "byte order mark".to_string()),
+            (None, Some(e)) => (Some(e), "named with --encoding".to_string()),
+            (None, None) => {
+                let found = swath::text::detect(&[bytes], complete);
+                (Some(found.encoding), found.describe())
+            }
+        };
+        if let Some(e) = other.filter(|&e| e != TextEncoding::Utf8) {
+            let text = swath::text::decode_slice(&bytes[bom..], e);
+            let mut s = self.sniff_utf8(&text, complete);
+            s.encoding = Encoding::Decoded { encoding: e, evidence, bom: bom > 0 };
             return s;
         }
-        let complete = bytes.len() < 4 * self.sample_bytes;
         let samples = [sample_at(&bytes[bom..], bom as u64, complete)];
         self.judge(&samples, None, bom > 0)
+    }
+
+    /// Sniff decoded text (no byte order mark): the head alone.
+    fn sniff_utf8(&self, text: &[u8], complete: bool) -> Sniffed {
+        self.judge(&[sample_at(text, 0, complete)], None, false)
     }
 
     /// Choose among the candidates: `double` are the samples at the
@@ -459,16 +531,16 @@ mod tests {
         assert_eq!((p.dialect.delimiter, p.dialect.has_headers), (b'|', false));
         let e = s.sniff_bytes(b"id,text\n1,\"say \\\"hi\\\", ok\"\n2,plain\n");
         assert_eq!((e.dialect.delimiter, e.dialect.escape), (b',', Some(b'\\')));
-        let bad = s.sniff_bytes(b"a,b\n1,caf\xe9\n");
-        assert_eq!(bad.encoding, Encoding::NotUtf8 { byte: 9, bytes: vec![0xE9], bom: false });
+        let latin = s.sniff_bytes(b"a,b\n1,caf\xe9\n");
+        assert_eq!(latin.encoding.decoded(), Some(TextEncoding::WINDOWS_1252));
         let bom = s.sniff_bytes(b"\xEF\xBB\xBFa;b\n1;2\n");
         assert_eq!((bom.encoding, bom.dialect.delimiter), (Encoding::Utf8 { bom: true }, b';'));
         let mut u16 = vec![0xFF, 0xFE];
         u16.extend("a;b\n1;2\n".encode_utf16().flat_map(u16::to_le_bytes));
         let w = s.sniff_bytes(&u16);
         assert_eq!(
-            (w.encoding, w.dialect.delimiter),
-            (Encoding::Utf16 { little_endian: true }, b';')
+            (w.encoding.decoded(), w.dialect.delimiter),
+            (Some(TextEncoding::UTF_16LE), b';')
         );
     }
 }

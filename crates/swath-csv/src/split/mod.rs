@@ -59,6 +59,7 @@ pub use reader::SplitReader;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use swath::parallel::available_cores;
 
@@ -202,6 +203,16 @@ impl<'a> Planner<'a> {
             let msg = format!(
                 "{}-compressed input cannot be split into byte ranges; decompress it first",
                 compression.name()
+            );
+            return Err(with_path(std::io::Error::new(std::io::ErrorKind::Unsupported, msg)));
+        }
+        // Text decoded from another encoding has no byte ranges to cut
+        // either: a plan's offsets are of the file, not of its text.
+        let mut src = swath::Source::ranged(Arc::clone(&file), len, path);
+        if let Some(e) = src.text_to_decode(builder.decoding())? {
+            let msg = format!(
+                "{e} text cannot be split into byte ranges of its UTF-8; convert it first \
+                 (`swath csv select --encoding {e} -c 1- FILE -o utf8.csv`)"
             );
             return Err(with_path(std::io::Error::new(std::io::ErrorKind::Unsupported, msg)));
         }

@@ -99,6 +99,17 @@ impl ScanFormat for CsvScan {
         Ok(merged.map(|m| m.0).unwrap_or_else(|| Arc::new(Schema::empty())))
     }
 
+    /// Compressed, or text decoded from another encoding (`--encoding`,
+    /// a UTF-16 byte order mark): read from its start by the streaming
+    /// reader, which decodes it.
+    fn read_whole(&self, path: &Path) -> bool {
+        let decoding = self.opts.csv_builder().decoding();
+        crate::paths::is_compressed(path)
+            || swath::Source::open_raw(path)
+                .and_then(|mut s| s.text_to_decode(decoding))
+                .is_ok_and(|e| e.is_some())
+    }
+
     /// The records the plan pass counted. Exact as a count of records,
     /// but their fields are not checked until they are read. The plan is
     /// made here only when the scan will be split anyway.

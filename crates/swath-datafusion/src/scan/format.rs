@@ -18,7 +18,7 @@ use datafusion::error::Result;
 use datafusion::physical_plan::ExecutionPlan;
 use object_store::{ObjectMeta, ObjectStore};
 
-use super::{is_compressed, ScanFormat, SwathSource};
+use super::{ScanFormat, SwathSource};
 
 /// A format read by swath: exact pieces on every core, swath's types and
 /// errors with positions. [`SwathCsvFormat`](crate::SwathCsvFormat) and
@@ -81,7 +81,7 @@ impl<F: ScanFormat> FileFormat for SwathFormat<F> {
         let will_split = cfg.execution.target_partitions > 1
             && cfg.optimizer.repartition_file_scans
             && object.size >= cfg.optimizer.repartition_file_min_size as u64
-            && !is_compressed(&path);
+            && !self.scan.read_whole(&path);
         // A count made before the records' fields are checked: an
         // estimate (COUNT(*) still reads, and a bad record is an error).
         Ok(match self.scan.num_rows(&path, will_split)? {

@@ -63,6 +63,13 @@ pub trait ScanFormat: fmt::Debug + Send + Sync + 'static {
         Ok(None)
     }
 
+    /// The file is read whole, from its start, by one partition: it is
+    /// compressed, or (a format that decodes text) in another encoding,
+    /// so that its bytes are not its records' and cannot be cut.
+    fn read_whole(&self, path: &Path) -> bool {
+        is_compressed(path)
+    }
+
     /// Cut a plain file of `len` bytes (more than 0) into at most `share`
     /// ranges, each starting where a reader of the range starts its first
     /// record, together covering the file.

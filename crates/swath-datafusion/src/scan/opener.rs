@@ -8,7 +8,7 @@ use datafusion::datasource::physical_plan::{FileOpenFuture, FileOpener};
 use datafusion::error::Result;
 use futures::StreamExt;
 
-use super::{is_compressed, NextBatch, Piece, ReadSpec, ScanFormat};
+use super::{NextBatch, Piece, ReadSpec, ScanFormat};
 
 /// Opens files (or their byte ranges) of a swath table.
 pub(crate) struct SwathOpener<F> {
@@ -37,7 +37,7 @@ impl<F: ScanFormat> FileOpener for SwathOpener<F> {
         let scan = self.scan.clone();
         let limit = self.limit.unwrap_or(usize::MAX);
         Ok(Box::pin(async move {
-            let Some(piece) = piece_of(&file, is_compressed(&path)) else {
+            let Some(piece) = piece_of(&file, scan.read_whole(&path)) else {
                 return Ok(futures::stream::empty().boxed());
             };
             let batches = scan.open(&path, piece, &read)?;

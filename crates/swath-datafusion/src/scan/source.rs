@@ -19,7 +19,7 @@ use datafusion::physical_plan::{DisplayFormatType, PhysicalExpr};
 use object_store::ObjectStore;
 
 use super::opener::SwathOpener;
-use super::{is_compressed, ReadSpec, ScanFormat};
+use super::{ReadSpec, ScanFormat};
 
 /// Reads a swath table's files: each partition pieces of them, cut as
 /// their format says.
@@ -136,7 +136,8 @@ impl<F: ScanFormat> FileSource for SwathSource<F> {
     /// have to align by guessing at a newline): a file gets a share of the
     /// partitions by its size, the format cuts it into that many ranges,
     /// and the ranges are dealt to the partitions, largest first onto the
-    /// least loaded. A compressed file is one piece.
+    /// least loaded. A compressed file (or text decoded from another
+    /// encoding) is one piece.
     fn repartitioned(
         &self,
         target_partitions: usize,
@@ -161,7 +162,7 @@ impl<F: ScanFormat> FileSource for SwathSource<F> {
         for f in files {
             let path: PathBuf = self.scan.path_of(&f.object_meta.location)?;
             let size = f.object_meta.size;
-            if size == 0 || is_compressed(&path) {
+            if size == 0 || self.scan.read_whole(&path) {
                 pieces.push((size, f.clone()));
                 continue;
             }

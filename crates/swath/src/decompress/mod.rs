@@ -67,7 +67,7 @@ pub fn decode_threads() -> usize {
 /// The decoded size of a span: [`spans::SPAN_DECODED`], or the hidden
 /// `SWATH_SPAN_BYTES`, with which the CLI's tests cut small files into
 /// many spans.
-fn span_target() -> u64 {
+pub(crate) fn span_target() -> u64 {
     std::env::var("SWATH_SPAN_BYTES")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -81,8 +81,13 @@ fn resolve(mut args: CsvArgs, m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
         )));
     }
     let s = Sniffer::new()
+        .encoding(args.dialect.decoding())
         .sniff_path(&args.file)
         .map_err(|e| fail(format!("-d auto: cannot sniff {name}: {e}")))?;
+    // The encoding found, where none was named.
+    if let (None, Some(e)) = (args.dialect.encoding, s.encoding.decoded()) {
+        args.dialect.encoding = Some(swath::text::Decoding::named(e));
+    }
     let d = s.dialect;
     args.dialect.delimiter = Delimiter::Byte(d.delimiter);
     let mut quoting = true;

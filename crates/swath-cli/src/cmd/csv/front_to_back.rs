@@ -25,19 +25,28 @@ use super::locate::IndexOpts;
 use super::CsvOpts;
 use crate::pick::{choose, Prng};
 
-/// True when the input has to be read front to back: standard input, or
-/// a compressed file or object. Said on stderr when an index was named
-/// (it cannot be used).
+/// True when the input has to be read front to back: standard input, a
+/// compressed file or object, or text decoded from another encoding (its
+/// records are not byte ranges of the file). Said on stderr when an index
+/// was named (it cannot be used).
 pub fn needed(opts: &CsvOpts, idx: &IndexOpts) -> Result<bool> {
     let path = opts.path();
-    let front_to_back = path == Path::new("-") || compressed(path, &opts.name())?;
+    let front_to_back = path == Path::new("-") || compressed(path, &opts.name())? || decoded(opts)?;
     if front_to_back && idx.index_file.is_some() {
         eprintln!(
-            "swath: note: the index is not used: {} is read from its start (compressed or a stream)",
+            "swath: note: the index is not used: {} is read from its start (compressed, decoded or a stream)",
             opts.name()
         );
     }
     Ok(front_to_back)
+}
+
+/// The file's text is decoded from another encoding (`--encoding`, or a
+/// byte order mark of UTF-16 or UTF-32).
+fn decoded(opts: &CsvOpts) -> Result<bool> {
+    let cannot = || format!("cannot read {}", opts.name());
+    let mut src = swath::Source::open_raw(opts.path()).with_context(cannot)?;
+    Ok(src.text_to_decode(opts.decoding()).with_context(cannot)?.is_some())
 }
 
 /// The file (or object) starts with a compressed format's magic bytes.

@@ -106,7 +106,7 @@ impl ArrowOpts {
 /// sequentially (stdin, pipes, compressed input, one thread).
 pub enum Batches {
     /// Every core.
-    Parallel(ParallelArrowReader),
+    Parallel(Box<ParallelArrowReader>),
     /// One thread.
     Sequential(Box<ArrowReader<StreamInput<Source>>>),
 }
@@ -117,7 +117,7 @@ impl Batches {
         let b = arrow.builder(opts, par)?;
         // swath-arrow's errors name the path already.
         Ok(if par.parallel_input(opts) {
-            Batches::Parallel(b.build_parallel(opts.path())?)
+            Batches::Parallel(Box::new(b.build_parallel(opts.path())?))
         } else {
             Batches::Sequential(Box::new(b.from_path(opts.path())?))
         })

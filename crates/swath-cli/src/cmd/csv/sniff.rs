@@ -36,6 +36,11 @@ pub struct Args {
     /// Threads for the record-start pass (0 = all cores).
     #[arg(short = 't', long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
+    /// The text's encoding, when it is known (a name); by default it is
+    /// detected (from the byte order mark, the zero bytes, UTF-8's
+    /// validity, the bytes 0x80-0x9F) and reported.
+    #[arg(long, value_name = "NAME|auto", value_parser = crate::args::dialect::parse_encoding)]
+    encoding: Option<swath::text::Decoding>,
 }
 
 /// A column and its inferred type.
@@ -56,6 +61,8 @@ struct Report {
     header_decided_by_types: usize,
     line_end: &'static str,
     encoding: String,
+    /// The name to give `--encoding` (`UTF-8` when it is that).
+    encoding_name: &'static str,
     bom: bool,
     not_utf8_at: Option<u64>,
     fields: usize,
@@ -96,7 +103,7 @@ pub fn summary(s: &Sniffed) -> String {
 /// `swath csv sniff`.
 pub fn run(args: Args) -> Result<ExitCode> {
     let name = args.file.display().to_string();
-    let sniffer = Sniffer::new().threads(args.threads);
+    let sniffer = Sniffer::new().threads(args.threads).encoding(args.encoding.unwrap_or_default());
     let stream = !crate::remote::rereadable(&args.file);
     // A stream is read once: its head serves both the dialect and the types.
     let (sniffed, head) = if stream {
@@ -120,12 +127,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         header_decided_by_types: sniffed.header.by_types,
         line_end: d.line_end.name(),
         encoding: sniffed.encoding.describe(),
+        encoding_name: sniffed.encoding.decoded().map_or("UTF-8", |e| e.name()),
         bom: matches!(
             sniffed.encoding,
             Encoding::Utf8 { bom: true }
                 | Encoding::NotUtf8 { bom: true, .. }
-                | Encoding::Utf16 { .. }
-                | Encoding::Utf32 { .. }
+                | Encoding::Decoded { bom: true, .. }
         ),
         not_utf8_at: match sniffed.encoding {
             Encoding::NotUtf8 { byte, .. } => Some(byte),
@@ -166,11 +173,22 @@ fn types(
     s: &Sniffed,
     head: Option<&[u8]>,
 ) -> std::result::Result<Vec<(String, &'static str)>, String> {
-    if matches!(s.encoding, Encoding::Utf16 { .. } | Encoding::Utf32 { .. }) {
-        return Err("not inferred: swath reads UTF-8 only (convert with iconv first)".into());
-    }
     let mut csv = ReaderBuilder::new();
     s.dialect.configure(&mut csv);
+    // The types of the text, decoded as it was for sniffing.
+    let decoded;
+    let head = match (s.encoding.decoded(), head) {
+        (Some(e), Some(bytes)) => {
+            let bom = swath_csv::sniff::bom_len(bytes);
+            decoded = swath::text::decode_slice(&bytes[bom..], e);
+            Some(&decoded[..])
+        }
+        (Some(e), None) => {
+            csv.encoding(swath::text::Decoding { lossy: true, ..swath::text::Decoding::named(e) });
+            None
+        }
+        (None, head) => head,
+    };
     let mut b = ArrowReaderBuilder::new();
     b.csv(csv).threads(args.threads);
     let named = |t: ColumnType| t.name();

@@ -1,0 +1,281 @@
+//! Text in other encodings through every command, table-driven from the
+//! CLI's own definition: each command that takes `--encoding` reads a copy
+//! of a CSV file in another encoding, named or `auto`, as the UTF-8
+//! file's text (the same answer), or refuses it with an error that names
+//! the encoding (a command that cuts a file into byte ranges). It never
+//! reads the copy's bytes as UTF-8 with exit 0.
+//!
+//! The copies are made by Python's codecs, not by swath's decoder
+//! (`encoding_rs`): windows-1252 and ISO-8859-1 (western text), UTF-16
+//! with a byte order mark and without, big- and little-endian (every
+//! script, a character outside the BMP), UTF-32 with a BOM, GB18030,
+//! Shift_JIS, EUC-KR and Big5 (each its own script). Pieces of 16 KiB
+//! (`SWATH_SPAN_BYTES`) make the decoders of a file cut it in many
+//! places, on two threads.
+//!
+//! Commands that do not take `--encoding` are listed in
+//! [`WITHOUT_ENCODING`] with the reason: a new csv command must take it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+mod common;
+
+const SWATH: &str = env!("CARGO_BIN_EXE_swath");
+
+/// Commands with an input that do not take `--encoding`, and why.
+const WITHOUT_ENCODING: &[(&str, &str)] = &[
+    ("count", "lines are bytes: counts line feeds, as wc -l"),
+    ("index", "lines are bytes"),
+    ("split", "lines are bytes"),
+    ("tail", "lines are bytes"),
+    ("sample", "lines are bytes"),
+    ("lab", "measures how a file's bytes are read"),
+    ("json ", "JSON is UTF-8 (RFC 8259)"),
+    ("sql", "a lean build has no SQL, only a note on how to install it"),
+];
+
+/// Commands that take no input file.
+const NO_INPUT: &[&str] = &["gen", "completions", "man"];
+
+/// The arguments each csv command needs beyond its file, and whether it
+/// may refuse a decoded file (it works on the file's byte ranges).
+fn how_to_run(cmd: &str) -> (Vec<&'static str>, bool) {
+    match cmd {
+        "csv select" => (vec!["-c", "id,name", "{file}"], false),
+        "csv search" => (vec!["-s", "name", "a", "{file}"], false),
+        "csv frequency" => (vec!["-s", "name", "{file}"], false),
+        "csv to-parquet" => (vec!["{file}", "-o", "{out}/o.parquet"], false),
+        "csv to-arrow" => (vec!["{file}", "-o", "{out}/o.arrow"], false),
+        "csv index" => (vec!["{file}", "--index-file", "{out}/i.swathidx"], true),
+        "csv split" => (vec!["{file}", "-n", "3", "-o", "{out}"], true),
+        "csv slice" => (vec!["{file}", "--start", "7", "--len", "5"], false),
+        "csv tail" => (vec!["-n", "4", "{file}"], false),
+        "csv sample" => (vec!["-n", "9", "--seed", "7", "{file}"], false),
+        // CSV out: a table's padding would follow the length of the path.
+        "sql" => {
+            (vec!["--csv", "SELECT count(*), sum(id), min(name), max(note) FROM '{file}'"], false)
+        }
+        _ => (vec!["{file}"], false),
+    }
+}
+
+/// One copy: its name, the label given to `--encoding`, Python's codec,
+/// the text it holds (names the encoding can write), and whether it
+/// starts with a byte order mark (read without `--encoding` too).
+struct Copy {
+    name: &'static str,
+    label: &'static str,
+    codec: &'static str,
+    names: &'static [&'static str],
+    bom: bool,
+    /// Text of many scripts with no byte order mark: `auto` may not be
+    /// sure of it (and must say so).
+    mixed: bool,
+}
+
+const WESTERN: &[&str] = &["José", "Zoë", "Müller", "Ångström", "naïve", "plain"];
+const CP1252: &[&str] = &["José", "“quoted”", "€5", "Œuvre", "plain", "Zoë"];
+const EVERY: &[&str] = &["José", "東京", "서울", "😀 smile", "Łódź", "plain"];
+const JAPANESE: &[&str] = &["山田", "たなか", "東京都", "ｶﾀｶﾅ", "plain", "ソフト"];
+const CHINESE: &[&str] = &["张伟", "北京市", "上海", "王芳", "plain", "深圳"];
+const TRADITIONAL: &[&str] = &["張偉", "臺北市", "高雄", "許功蓋", "plain", "台中"];
+const KOREAN: &[&str] = &["김민준", "서울특별시", "부산", "이서연", "plain", "인천"];
+
+fn copies() -> Vec<Copy> {
+    let c = |name, label, codec, names: &'static [&'static str], bom| Copy {
+        name,
+        label,
+        codec,
+        names,
+        bom,
+        mixed: names == EVERY && !bom,
+    };
+    vec![
+        c("cp1252", "windows-1252", "cp1252", CP1252, false),
+        c("latin1", "latin-1", "latin-1", WESTERN, false),
+        c("utf16-bom", "utf-16le", "utf-16", EVERY, true),
+        c("utf16le", "utf-16le", "utf-16-le", EVERY, false),
+        c("utf16be", "utf-16be", "utf-16-be", EVERY, false),
+        c("utf32-bom", "utf-32le", "utf-32", EVERY, true),
+        c("gb18030", "gb18030", "gb18030", EVERY, false),
+        c("gbk", "gbk", "gbk", CHINESE, false),
+        c("shift_jis", "shift_jis", "shift_jis", JAPANESE, false),
+        c("euc-kr", "euc-kr", "euc-kr", KOREAN, false),
+        c("big5", "big5", "big5", TRADITIONAL, false),
+        c("utf8-bom", "utf-8", "utf-8-sig", EVERY, true),
+    ]
+}
+
+/// A CSV file of `names` (quoted commas and newlines, a header row).
+fn csv_text(names: &[&str]) -> String {
+    let mut csv = String::from("id,name,score,note\n");
+    for i in 0..3000u32 {
+        let name = names[i as usize % names.len()];
+        let note = match i % 4 {
+            0 => format!("{name} plain"),
+            1 => format!("\"{name}, b {i}\""),
+            2 => format!("\"two\r\nlines {name} {i}\""),
+            _ => format!("\"say \"\"{name}\"\" {i}\""),
+        };
+        csv.push_str(&format!("{i},{name},{}.{},{note}\n", i % 97, i % 10));
+    }
+    csv
+}
+
+/// `text` written by Python's codec `codec` to `out`.
+fn python_encode(text_file: &Path, codec: &str, out: &Path) {
+    let script = "import sys\n\
+        text = open(sys.argv[1], encoding='utf-8', newline='').read()\n\
+        open(sys.argv[3], 'wb').write(text.encode(sys.argv[2]))\n";
+    let o = Command::new("python3")
+        .args(["-c", script, text_file.to_str().unwrap(), codec, out.to_str().unwrap()])
+        .output()
+        .expect("python3 runs (every machine of ours has it)");
+    assert!(o.status.success(), "python3 {codec}: {}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn swath(args: &[String]) -> Output {
+    let mut cmd = Command::new(SWATH);
+    cmd.args(args).stdin(Stdio::null()).env("SWATH_SPAN_BYTES", "16384");
+    cmd.output().unwrap()
+}
+
+#[derive(Debug, PartialEq)]
+struct Answer {
+    code: i32,
+    stdout: String,
+    outputs: BTreeMap<String, Vec<u8>>,
+}
+
+fn answer(cmd: &str, args: &[String], file: &Path, plain: &Path, out: &Path) -> (Answer, String) {
+    std::fs::create_dir_all(out).unwrap();
+    let argv: Vec<String> = cmd
+        .split(' ')
+        .map(str::to_string)
+        .chain(args.iter().map(|a| {
+            a.replace("{file}", file.to_str().unwrap()).replace("{out}", out.to_str().unwrap())
+        }))
+        .collect();
+    let o = swath(&argv);
+    // What says how the input was read, not what it holds: decoded text
+    // is sniffed from its head, a UTF-8 file at places spread over it
+    // (where a quoted CRLF may make its line ends "mixed").
+    let how = ["samples:", "(", "encoding:", "confidence:", "line end:"];
+    let stdout = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| {
+            !(cmd.ends_with("sniff") || cmd.ends_with("schema"))
+                || !how.iter().any(|h| l.starts_with(h))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace(file.to_str().unwrap(), plain.to_str().unwrap())
+        .replace(
+            file.file_name().unwrap().to_str().unwrap(),
+            plain.file_name().unwrap().to_str().unwrap(),
+        );
+    let mut outputs = BTreeMap::new();
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    for e in std::fs::read_dir(out).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = match p.extension().and_then(|e| e.to_str()) {
+            Some("parquet") => common::rows_text(common::parquet_batches(&p)),
+            Some("arrow") => common::rows_text(common::ipc_batches(&p)),
+            _ => std::fs::read(&p).unwrap(),
+        };
+        if name.contains("_0") {
+            parts.push(bytes);
+        } else {
+            outputs.insert(name, bytes);
+        }
+    }
+    parts.sort();
+    for (i, p) in parts.into_iter().enumerate() {
+        outputs.insert(format!("part {i}"), p);
+    }
+    let code = o.status.code().unwrap_or(-1);
+    (Answer { code, stdout, outputs }, String::from_utf8_lossy(&o.stderr).to_string())
+}
+
+#[test]
+fn every_csv_command_reads_text_in_any_encoding_or_refuses_it_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmds = common::commands::leaf_commands();
+    assert!(cmds.len() >= 30, "the command list looks short");
+    let mut runs = 0;
+    let mut failures = Vec::new();
+    let mut with_encoding = Vec::new();
+    for (cmd, help) in &cmds {
+        if NO_INPUT.iter().any(|n| cmd == n || cmd.starts_with(&format!("{n} "))) {
+            continue;
+        }
+        if !help.contains("--encoding <") {
+            let listed = WITHOUT_ENCODING.iter().any(|(n, _)| cmd == n || cmd.starts_with(n));
+            assert!(listed, "swath {cmd} takes a file but no --encoding: give it one, or say why");
+            continue;
+        }
+        with_encoding.push(cmd.clone());
+    }
+    assert!(with_encoding.len() >= 15, "{with_encoding:?}");
+
+    for (k, copy) in copies().iter().enumerate() {
+        let plain = dir.path().join(format!("plain{k}.csv"));
+        std::fs::write(&plain, csv_text(copy.names)).unwrap();
+        let file = dir.path().join(format!("{}.csv", copy.name));
+        python_encode(&plain, copy.codec, &file);
+        for cmd in &with_encoding {
+            let (args, may_refuse) = how_to_run(cmd);
+            if may_refuse && copy.codec == "utf-8-sig" {
+                // UTF-8 is read as it is: the index and the parts are of
+                // the file's bytes, its byte order mark included.
+                continue;
+            }
+            let base = dir.path().join(format!("out-{k}-{}", cmd.replace(' ', "-")));
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            let (want, err) = answer(cmd, &args, &plain, &plain, &base.join("plain"));
+            assert_eq!(want.code, 0, "swath {cmd} on the UTF-8 file failed: {err}");
+            // Named, detected, and (with a byte order mark) not named.
+            let mut ways = vec![vec!["--encoding".to_string(), copy.label.to_string()]];
+            ways.push(vec!["--encoding".into(), "auto".into()]);
+            if copy.bom {
+                ways.push(Vec::new());
+            }
+            for (w, way) in ways.iter().enumerate() {
+                let out = base.join(format!("{}-{w}", copy.name));
+                let all: Vec<String> = way.iter().cloned().chain(args.iter().cloned()).collect();
+                let (got, err) = answer(cmd, &all, &file, &plain, &out);
+                runs += 1;
+                let names_it = err.to_lowercase().contains("text cannot be split");
+                let refused = got.code != 0 && names_it && got.outputs.is_empty();
+                // An automatic choice may name a superset: the text is the
+                // same (gbk is read by gb18030's decoder, ASCII by any).
+                // `auto` may be unsure of a text of many scripts; then it
+                // says so.
+                let unsure = way.contains(&"auto".to_string())
+                    && got.code == 0
+                    && err.contains("--encoding auto read it as")
+                    && err.contains("not certain");
+                let ok = got == want || (may_refuse && refused) || (copy.mixed && unsure);
+                if !ok {
+                    failures.push(format!(
+                        "swath {cmd} {way:?} on the {} copy: exit {}, stderr {:?}, stdout {:?} (UTF-8: {:?})",
+                        copy.name,
+                        got.code,
+                        err.trim(),
+                        got.stdout.chars().take(160).collect::<String>(),
+                        want.stdout.chars().take(160).collect::<String>(),
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs wrong:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
