@@ -59,12 +59,14 @@ EOF
 fi
 echo "files: $(stat -c %s "$utf8") bytes UTF-8, $(stat -c %s "$ansi") bytes windows-1252, $rows records; median of $runs; $(nproc) cores"
 
+# A run that fails prints its row with the error's last line (DuckDB's
+# latin-1 refuses windows-1252's bytes 0x80-0x9F).
 measure() {
     local times=() rss=()
     for _ in $(seq "$runs"); do
         /usr/bin/time -f "%e %M" -o "$dir/time" "$@" >"$dir/out" 2>"$dir/err" || {
-            echo "FAILED: $*" >&2
-            cat "$dir/err" >&2
+            printf '| %-50s | %7s | %6s | %6s | failed: %s |\n' "$label" - - - \
+                "$(grep -E 'Error|error' "$dir/err" | tail -1 | cut -c1-90)"
             return 1
         }
         read -r t m <"$dir/time"
@@ -99,6 +101,7 @@ row "swath csv count (UTF-8)" "$swath" csv count "$utf8"
 base_t=$t
 row "swath csv count --encoding windows-1252" "$swath" csv count --encoding windows-1252 "$ansi"
 row "swath csv count --encoding auto" "$swath" csv count --encoding auto "$ansi"
+row "swath csv count --encoding windows-1252, streamed" env SWATH_TEXT_BY_RANGES=0 "$swath" csv count --encoding windows-1252 "$ansi"
 row "iconv -f cp1252 | swath csv count -" sh -c "iconv -f cp1252 -t utf-8 '$ansi' | '$swath' csv count -"
 row "DuckDB count(*) encoding='latin-1'" "$py" -c "import duckdb; c = duckdb.connect(); c.sql('SET enable_progress_bar = false'); print(c.sql(\"SELECT count(*) FROM read_csv('$ansi', encoding='latin-1')\").fetchall()[0][0])"
 
@@ -124,6 +127,7 @@ base_t=
 pq_row "swath csv to-parquet (UTF-8)" "$swath" csv to-parquet "$utf8" -o "$pq"
 base_t=$t
 pq_row "swath csv to-parquet --encoding windows-1252" "$swath" csv to-parquet --encoding windows-1252 "$ansi" -o "$pq"
+pq_row "swath csv to-parquet --encoding windows-1252, streamed" env SWATH_TEXT_BY_RANGES=0 "$swath" csv to-parquet --encoding windows-1252 "$ansi" -o "$pq"
 pq_row "swath csv to-parquet --encoding windows-1252 -t 1" "$swath" csv to-parquet -t 1 --encoding windows-1252 "$ansi" -o "$pq"
 pq_row "iconv -f cp1252 | swath csv to-parquet -" sh -c "iconv -f cp1252 -t utf-8 '$ansi' | '$swath' csv to-parquet - -o '$pq'"
 pq_row "DuckDB COPY TO parquet, encoding='latin-1'" "$py" -c "import duckdb; c = duckdb.connect(); c.sql('SET enable_progress_bar = false'); c.sql(\"COPY (SELECT * FROM read_csv('$ansi', encoding='latin-1')) TO '$pq' (FORMAT parquet)\")"

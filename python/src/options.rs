@@ -109,7 +109,7 @@ impl ReadOptions {
         let regular = self.threads != 1 && std::fs::metadata(path).is_ok_and(|m| m.is_file());
         if regular {
             let rdr = self.builder.build_parallel(path).map_err(arrow_failure)?;
-            Ok(Opened::Parallel(rdr))
+            Ok(Opened::Parallel(Box::new(rdr)))
         } else {
             let rdr = self.builder.from_path(path).map_err(arrow_failure)?;
             Ok(Opened::Sequential(Box::new(rdr)))
@@ -120,7 +120,7 @@ impl ReadOptions {
 /// A file opened for batches.
 pub enum Opened {
     /// Decoded on every core, batches in file order.
-    Parallel(swath_arrow::ParallelArrowReader),
+    Parallel(Box<swath_arrow::ParallelArrowReader>),
     /// Decoded on one thread.
     Sequential(Box<swath_arrow::ArrowReader<swath_arrow::StreamInput<swath::Source>>>),
 }
@@ -137,7 +137,7 @@ impl Opened {
     /// As a reader of batches that decodes ahead on its own thread(s).
     pub fn into_batches(self) -> Result<Batches, Failure> {
         Ok(match self {
-            Opened::Parallel(r) => Box::new(r.into_batches().map_err(arrow_failure)?),
+            Opened::Parallel(r) => Box::new((*r).into_batches().map_err(arrow_failure)?),
             Opened::Sequential(r) => r,
         })
     }

@@ -279,3 +279,62 @@ fn every_csv_command_reads_text_in_any_encoding_or_refuses_it_by_name() {
         failures.join("\n")
     );
 }
+
+/// A file in a single-byte encoding is read by ranges of its text on
+/// every core (`swath::text::DecodedFile`): cut in many pieces and many
+/// chunks here, on three threads, every parallel command gives the UTF-8
+/// file's answer, and `-v` says it ran in parallel.
+#[test]
+fn single_byte_text_is_read_in_parallel_with_the_utf8_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    for (codec, label, names) in
+        [("cp1252", "windows-1252", CP1252), ("latin-1", "latin-1", WESTERN)]
+    {
+        let plain = dir.path().join(format!("plain-{codec}.csv"));
+        std::fs::write(&plain, csv_text(names)).unwrap();
+        let file = dir.path().join(format!("{codec}.csv"));
+        python_encode(&plain, codec, &file);
+        let parallel = ["-t", "3", "--chunk-size", "5000"];
+        for (cmd, args) in [
+            ("csv count", vec![]),
+            ("csv check", vec![]),
+            ("csv select", vec!["-c", "name,note"]),
+            ("csv search", vec!["-s", "name", "o"]),
+            ("csv to-json", vec![]),
+            ("csv stats", vec![]),
+        ] {
+            let run = |f: &Path, enc: &[&str]| {
+                let argv: Vec<String> = cmd
+                    .split(' ')
+                    .chain(parallel)
+                    .chain(enc.iter().copied())
+                    .chain(args.iter().copied())
+                    .chain(["--verbose", f.to_str().unwrap()])
+                    .map(str::to_string)
+                    .collect();
+                swath(&argv)
+            };
+            let want = run(&plain, &[]);
+            assert!(want.status.success(), "{cmd}: {}", String::from_utf8_lossy(&want.stderr));
+            for enc in [label, "auto"] {
+                let got = run(&file, &["--encoding", enc]);
+                let err = String::from_utf8_lossy(&got.stderr);
+                assert!(got.status.success(), "{cmd} --encoding {enc}: {err}");
+                let named = |o: &Output, f: &Path| {
+                    String::from_utf8_lossy(&o.stdout).replace(f.to_str().unwrap(), "FILE")
+                };
+                assert_eq!(
+                    named(&got, &file),
+                    named(&want, &plain),
+                    "{cmd} --encoding {enc} on {codec}"
+                );
+                if cmd != "csv stats" {
+                    assert!(
+                        err.contains("parallel") || err.contains("validating scan"),
+                        "{cmd} --encoding {enc}: not in parallel: {err}"
+                    );
+                }
+            }
+        }
+    }
+}

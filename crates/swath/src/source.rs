@@ -327,6 +327,48 @@ impl Source {
         })
     }
 
+    /// As [`Source::decoded_text`], but a file or object in a single-byte
+    /// encoding becomes its text by ranges ([`crate::text::DecodedFile`]:
+    /// one pass sums the text's length, piece by piece, on every core),
+    /// so that a reader of ranges plans and reads it on every core as a
+    /// UTF-8 file. Anything else is [`Source::decoded_text`]'s stream.
+    /// For the readers that read the whole file in parallel; one that
+    /// reads a little of it (a head) wants the stream, which starts at
+    /// once.
+    ///
+    /// # Errors
+    ///
+    /// An I/O error reading the file.
+    pub fn decoded_text_by_ranges(mut self, how: Decoding) -> Result<Source> {
+        let threads = crate::decompress::decode_threads();
+        // `SWATH_TEXT_BY_RANGES=0`: the stream instead (for the bench).
+        let off = std::env::var("SWATH_TEXT_BY_RANGES").is_ok_and(|v| v == "0");
+        if self.encoding.is_some() || threads <= 1 || off || self.ranged_source().is_none() {
+            return self.decoded_text(how);
+        }
+        let (encoding, bom_len, note) = self.choose_text(how)?;
+        if bom_len > 0 || !crate::text::DecodedFile::fits(encoding) {
+            return self.decoded_text(how);
+        }
+        let len = self.len().unwrap_or(0);
+        let src = self.shared_ranged_source()?.expect("a file or an object");
+        // Small pieces in the CLI's tests (`SWATH_SPAN_BYTES`), as spans.
+        let piece = crate::decompress::span_target().min(crate::text::DecodedFile::PIECE);
+        let decoded = crate::text::DecodedFile::new(src, len, encoding, piece, threads)
+            .map_err(|e| self.with_path(e.into()))?;
+        let said = if note.is_empty() { String::new() } else { format!(" ({note})") };
+        let text = format!("{encoding}{said}, by ranges of its text on {threads} threads");
+        let len = decoded.len();
+        Ok(Source {
+            inner: Inner::Ranged { src: Arc::new(decoded), len, pos: 0 },
+            path: self.path,
+            compression: self.compression,
+            decoding: self.decoding,
+            encoding: Some(encoding),
+            text: Some(text),
+        })
+    }
+
     /// The encoding [`Source::decoded_text`] would decode this input's
     /// text from with `how`, or `None` when it would read it as it is
     /// (UTF-8, not lossy): for the commands that work on a file's bytes by

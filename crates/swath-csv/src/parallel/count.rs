@@ -63,7 +63,7 @@ impl ParallelReader {
         if self.path == Path::new("-") || !(swath::remote::is_url(&self.path) || regular()) {
             return None;
         }
-        let src = self.builder.open_source(&self.path).ok()?;
+        let src = self.builder.open_source_by_ranges(&self.path).ok()?;
         let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             return None;
         };

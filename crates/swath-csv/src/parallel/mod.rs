@@ -260,7 +260,7 @@ impl ParallelReader {
     pub fn record_starts(&self) -> Result<Vec<crate::Position>> {
         self.builder.validate()?;
         let top = vec![crate::Position::new(0, 1, 0)];
-        let src = self.builder.open_source(&self.path)?;
+        let src = self.builder.open_source_by_ranges(&self.path)?;
         let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             return Ok(top);
         };
@@ -322,7 +322,7 @@ impl ParallelReader {
     {
         self.builder.validate()?;
         let cfg = self.builder.config();
-        let src = self.builder.open_source(&self.path)?;
+        let src = self.builder.open_source_by_ranges(&self.path)?;
         let (Some(file), Some(len)) = (src.ranged_source(), src.len()) else {
             return Ok(Vec::new());
         };
@@ -538,10 +538,12 @@ impl ParallelReader {
         E: From<Error> + Send,
     {
         self.builder.validate()?;
-        let src = self.builder.open_source(&self.path).map_err(Error::from)?;
+        let src = self.builder.open_source_by_ranges(&self.path).map_err(Error::from)?;
         let reason = if self.par.thread_count() <= 1 {
             Some("one thread".to_string())
-        } else if let (Some(_), Some(how)) = (src.text_encoding(), src.text_decoding()) {
+        } else if let (Some(_), Some(how), None) =
+            (src.text_encoding(), src.text_decoding(), src.ranged_source())
+        {
             let compressed = match src.decoding() {
                 Some(c) => format!("{}-compressed input, {c}; ", src.compression().name()),
                 None => String::new(),

@@ -246,4 +246,15 @@ impl ReaderBuilder {
     pub fn open_source(&self, path: impl AsRef<Path>) -> swath::Result<Source> {
         Source::open(path)?.decoded_text(self.cfg.decoding)
     }
+
+    /// As [`open_source`](Self::open_source), for a reader of the whole
+    /// file by ranges on every core: a file in a single-byte encoding is
+    /// its text by ranges ([`Source::decoded_text_by_ranges`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`open_source`](Self::open_source).
+    pub fn open_source_by_ranges(&self, path: impl AsRef<Path>) -> swath::Result<Source> {
+        Source::open(path)?.decoded_text_by_ranges(self.cfg.decoding)
+    }
 }

@@ -12,7 +12,7 @@ pub enum Encoding {
         bom: bool,
     },
     /// Another encoding, from its byte order mark, detected
-    /// ([`swath::text::detect`]) or named (`--encoding`): the samples were
+    /// ([`swath::text::detect()`]) or named (`--encoding`): the samples were
     /// decoded to UTF-8 and sniffed as such.
     Decoded {
         /// The encoding.

@@ -215,7 +215,7 @@ impl Sniffer {
     }
 
     /// The file's encoding, as `--encoding` names it: `auto` and the
-    /// default detect it ([`swath::text::detect`]), as a sniffer does
+    /// default detect it ([`swath::text::detect()`]), as a sniffer does
     /// whatever it is told.
     pub fn encoding(mut self, how: swath::text::Decoding) -> Sniffer {
         self.encoding = match how.choice {
@@ -327,7 +327,7 @@ impl Sniffer {
 
     /// Sniff `bytes`, the head of a file (or all of it): no sample beyond.
     /// Bytes in an encoding other than UTF-8 (a byte order mark says so,
-    /// or [`swath::text::detect`] finds it) are decoded first.
+    /// or [`swath::text::detect()`] finds it) are decoded first.
     pub fn sniff_bytes(&self, bytes: &[u8]) -> Sniffed {
         let complete = bytes.len() < 4 * self.sample_bytes;
         let (wide, bom) = encoding::bom(bytes);

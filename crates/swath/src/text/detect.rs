@@ -11,7 +11,7 @@
 
 use super::TextEncoding;
 
-/// What [`detect`] found.
+/// What [`detect()`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Detected {
     /// The encoding.

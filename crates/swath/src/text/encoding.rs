@@ -136,7 +136,7 @@ pub enum EncodingChoice {
     /// This encoding (a byte order mark of another still wins, as the
     /// WHATWG decode algorithm says).
     Named(TextEncoding),
-    /// Decided from the first bytes ([`crate::text::detect`]).
+    /// Decided from the first bytes ([`crate::text::detect()`]).
     Auto,
 }
 

@@ -6,15 +6,18 @@
 //! - [`Decoding`]: how an input's encoding is chosen (`--encoding NAME`,
 //!   `auto`, the default UTF-8-unless-a-BOM-says-otherwise) and whether
 //!   bytes that do not decode stop the run or become U+FFFD (`lossy`).
-//! - [`detect`]: `auto`, from samples of the file, with its evidence.
+//! - [`detect()`]: `auto`, from samples of the file, with its evidence.
 //! - [`DecodeReader`]: the streaming decoder: flat memory, an error that
 //!   names the bad bytes' offset in the original file.
 //! - [`TextSpans`]: a regular file in an encoding a line feed can cut,
 //!   decoded in pieces on every core and handed out in order.
+//! - [`DecodedFile`]: a file in a single-byte encoding seen by ranges of
+//!   its text, for the readers that plan and read a file on every core.
 //!
 //! UTF-8 is never decoded (unless lossy): the default costs one `pread`
 //! of four bytes.
 
+mod decoded_file;
 mod decoder;
 pub mod detect;
 mod encoding;
@@ -23,6 +26,7 @@ mod reader;
 mod replacements;
 mod spans;
 
+pub use decoded_file::DecodedFile;
 pub use decoder::{Step, TextDecoder};
 pub use detect::{detect, Detected};
 pub use encoding::{Decoding, EncodingChoice, TextEncoding, ENCODING_HELP};
@@ -44,7 +48,7 @@ const AUTO_PLACES: u64 = 16;
 const AUTO_PLACE_BYTES: usize = 16 << 10;
 
 /// Detect the encoding of a file read by ranges, `len` bytes: its head
-/// and [`AUTO_PLACES`] places spread over the rest.
+/// and 16 places spread over the rest (16 KiB each).
 ///
 /// # Errors
 ///

@@ -13,14 +13,16 @@
 //! there is none (a line longer than `P`), its piece is empty and the
 //! worker before it decodes on to the first cut past. So every byte is
 //! decoded once, searched at most once more, and memory stays flat: each
-//! worker streams its piece into a bounded queue.
+//! worker streams its piece into a bounded queue, and starts a piece only
+//! when it is at most `threads + 1` pieces ahead of the reader.
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use super::decoder::{Step, TextDecoder};
 use super::reader::DecodeError;
@@ -56,6 +58,12 @@ struct Work {
     senders: Mutex<Vec<Option<SyncSender<Piece>>>>,
     /// Chunks the reader has finished with, for the workers to fill again.
     pool: Mutex<Vec<Vec<u8>>>,
+    /// The piece the reader is in: a worker starts piece `k` only when
+    /// `k < reading + ahead`, so that decoded pieces waiting to be read
+    /// stay few however fast the workers are (memory stays flat).
+    reading: Mutex<usize>,
+    read_on: Condvar,
+    ahead: usize,
     stop: AtomicBool,
 }
 
@@ -78,7 +86,7 @@ impl Work {
                 return;
             }
             let k = self.next.fetch_add(1, Ordering::Relaxed);
-            if k >= pieces {
+            if k >= pieces || !self.wait_for_room(k) {
                 return;
             }
             let tx = self.senders.lock().unwrap_or_else(|e| e.into_inner())[k].take();
@@ -95,6 +103,23 @@ impl Work {
                 }
             }
         }
+    }
+
+    /// Wait until piece `k` is near enough the reader; false once stopped.
+    fn wait_for_room(&self, k: usize) -> bool {
+        let mut reading = self.reading.lock().unwrap_or_else(|e| e.into_inner());
+        while k >= *reading + self.ahead {
+            if self.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            // A timeout: a reader dropped without a last notification.
+            let (r, _) = self
+                .read_on
+                .wait_timeout(reading, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner());
+            reading = r;
+        }
+        !self.stop.load(Ordering::Relaxed)
     }
 
     /// The first cut at or after `from`, looked for before `to` (and the
@@ -285,6 +310,9 @@ impl TextSpans {
             next: AtomicUsize::new(0),
             senders: Mutex::new(senders),
             pool: Mutex::new(Vec::new()),
+            reading: Mutex::new(0),
+            read_on: Condvar::new(),
+            ahead: threads.max(1) + 1,
             stop: AtomicBool::new(false),
         });
         // Not joined on drop: a worker returns at its next block or send
@@ -309,6 +337,7 @@ impl TextSpans {
 impl Drop for TextSpans {
     fn drop(&mut self) {
         self.work.stop.store(true, Ordering::Relaxed);
+        self.work.read_on.notify_all();
     }
 }
 
@@ -332,6 +361,8 @@ impl Read for TextSpans {
                 }
                 Ok(Piece::End) => {
                     self.queues.pop_front();
+                    *self.work.reading.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+                    self.work.read_on.notify_all();
                 }
                 Ok(Piece::Failed(e)) => return Err(self.fail(e)),
                 Err(_) => {

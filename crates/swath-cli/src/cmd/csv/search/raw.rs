@@ -61,9 +61,9 @@ impl RawJob<'_> {
         emitter: &mut Emitter<'_, impl Write>,
     ) -> io::Result<anyhow::Result<u64>> {
         // A local file or a remote object, read by ranges, opened as the
-        // parallel reader opened it (`open_source`): the bytes searched are
-        // the bytes it scanned, whatever `open_source` makes of the path.
-        let opened = self.builder.open_source(path).and_then(|src| {
+        // parallel reader opened it (`open_source_by_ranges`): the bytes searched are
+        // the bytes it scanned, whatever `open_source_by_ranges` makes of the path.
+        let opened = self.builder.open_source_by_ranges(path).and_then(|src| {
             let file = src.shared_ranged_source()?;
             Ok(file.zip(src.len()))
         });
