@@ -280,6 +280,21 @@ pub fn split_plan(data: &[u8]) {
         }
         return;
     }
+    // Text with a UTF-16 or UTF-32 byte order mark is decoded by the
+    // readers of a file: its byte ranges are not its records' either, and
+    // both ways of planning refuse it, naming the encoding.
+    let wide = swath::text::detect::bom(doc).filter(|(e, _)| *e != swath::text::TextEncoding::Utf8);
+    if let Some((encoding, _)) = wide {
+        for planned in [
+            plan_splits(&b, file.path(), SplitSize::Count(2)),
+            plan_splits_speculative(&b, file.path(), SplitSize::Count(2)),
+        ] {
+            let err = planned.expect_err("a plan of decoded text");
+            let said = format!("{encoding} text cannot be split");
+            assert!(err.to_string().contains(&said), "{err}");
+        }
+        return;
+    }
     let row = |r: &swath_csv::Record<'_>| {
         let p = r.position();
         (p.record, p.line, p.byte, r.iter().map(<[u8]>::to_vec).collect::<Vec<_>>())
