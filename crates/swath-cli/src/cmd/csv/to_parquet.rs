@@ -18,7 +18,8 @@ use crate::output::parquet::ParquetFile;
 #[command(after_help = "Examples:
   swath csv to-parquet big.csv -o big.parquet                    zstd, statistics, inferred types
   swath csv to-parquet big.csv -o b.parquet --compression snappy
-  swath csv to-parquet big.csv -o b.parquet --schema 'id:int64,ts:timestamptz' --on-error null")]
+  swath csv to-parquet big.csv -o b.parquet --schema 'id:int64,ts:timestamptz' --on-error null
+  swath csv to-parquet export.csv -o e.parquet --encoding auto   windows-1252, UTF-16, GB18030 ...")]
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,
