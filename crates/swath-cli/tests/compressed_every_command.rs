@@ -330,27 +330,7 @@ fn answer(cmd: &str, r: &Run, file: &Path, plain: &Path, out: &Path) -> (Answer,
             file.file_name().unwrap().to_str().unwrap(),
             plain.file_name().unwrap().to_str().unwrap(),
         );
-    let mut outputs = BTreeMap::new();
-    let mut parts: Vec<Vec<u8>> = Vec::new();
-    for e in std::fs::read_dir(out).unwrap() {
-        let p = e.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        let bytes = match p.extension().and_then(|e| e.to_str()) {
-            Some("parquet") => common::rows_text(common::parquet_batches(&p)),
-            Some("arrow") => common::rows_text(common::ipc_batches(&p)),
-            _ => std::fs::read(&p).unwrap(),
-        };
-        if name.contains("_0") {
-            // Split parts: named after the input, compared by content.
-            parts.push(bytes);
-        } else {
-            outputs.insert(name, bytes);
-        }
-    }
-    parts.sort();
-    for (i, p) in parts.into_iter().enumerate() {
-        outputs.insert(format!("part {i}"), p);
-    }
+    let outputs = common::outputs_in(out);
     let code = o.status.code().unwrap_or(-1);
     let stderr = String::from_utf8_lossy(&o.stderr).to_string();
     (Answer { code, stdout, outputs }, stderr)

@@ -2,6 +2,7 @@
 
 pub mod commands;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -129,4 +130,33 @@ pub fn names_in(dir: &Path) -> Vec<String> {
         .collect();
     v.sort();
     v
+}
+
+/// The files a run wrote into `dir`, by name: Parquet and Arrow files as
+/// the text of their rows (row groups follow how the input was cut), the
+/// rest as their bytes; split parts (named after the input, `_0` in their
+/// names) by content, as `part 0`, `part 1`, ... in sorted order.
+#[allow(dead_code)]
+pub fn outputs_in(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut outputs = BTreeMap::new();
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = match p.extension().and_then(|e| e.to_str()) {
+            Some("parquet") => rows_text(parquet_batches(&p)),
+            Some("arrow") => rows_text(ipc_batches(&p)),
+            _ => std::fs::read(&p).unwrap(),
+        };
+        if name.contains("_0") {
+            parts.push(bytes);
+        } else {
+            outputs.insert(name, bytes);
+        }
+    }
+    parts.sort();
+    for (i, p) in parts.into_iter().enumerate() {
+        outputs.insert(format!("part {i}"), p);
+    }
+    outputs
 }
