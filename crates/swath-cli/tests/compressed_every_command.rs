@@ -21,11 +21,12 @@
 //! frames are decoded by spans on several threads (small spans here), and
 //! so is a gzip file indexed by `swath index`.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
+
+use common::answers::Answer;
 
 const SWATH: &str = env!("CARGO_BIN_EXE_swath");
 
@@ -145,9 +146,7 @@ fn commands() -> Vec<(String, String)> {
 /// several-frame zstd copy, is a span of its own, decoded by the span
 /// workers (`swath::decompress::SpanDecoded`) rather than front to back.
 fn swath(args: &[String]) -> Output {
-    let mut cmd = Command::new(SWATH);
-    cmd.args(args).stdin(Stdio::null()).env("SWATH_SPAN_BYTES", "16384");
-    cmd.output().unwrap()
+    common::answers::swath_in_pieces(args)
 }
 
 /// A CSV file (quoted commas and newlines, a header row) and a JSON-lines
@@ -294,46 +293,13 @@ fn copies() -> Vec<Copy> {
     ]
 }
 
-/// What a run left: exit code, stdout (the input's name made the plain
-/// one's), stderr, and the outputs in its directory (Parquet and Arrow
-/// files by their rows, since row groups follow how the input was cut).
-#[derive(Debug, PartialEq)]
-struct Answer {
-    code: i32,
-    stdout: String,
-    outputs: BTreeMap<String, Vec<u8>>,
-}
+/// What says how the input was read, not what it holds: a stream is
+/// sampled from its head, a regular file at places spread over it.
+const HOW: &[&str] = &["samples:", "("];
 
+/// [`common::answers::answer`] with `r`'s arguments.
 fn answer(cmd: &str, r: &Run, file: &Path, plain: &Path, out: &Path) -> (Answer, String) {
-    std::fs::create_dir_all(out).unwrap();
-    let args: Vec<String> = cmd
-        .split(' ')
-        .map(str::to_string)
-        .chain(r.args.iter().map(|a| {
-            a.replace("{file}", file.to_str().unwrap()).replace("{out}", out.to_str().unwrap())
-        }))
-        .collect();
-    let o = swath(&args);
-    // What says how the input was read, not what it holds: a stream is
-    // sampled from its head, a regular file at places spread over it.
-    let how = ["samples:", "("];
-    let stdout = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| {
-            !(cmd.ends_with("sniff") || cmd.ends_with("schema"))
-                || !how.iter().any(|h| l.starts_with(h))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        .replace(file.to_str().unwrap(), plain.to_str().unwrap())
-        .replace(
-            file.file_name().unwrap().to_str().unwrap(),
-            plain.file_name().unwrap().to_str().unwrap(),
-        );
-    let outputs = common::outputs_in(out);
-    let code = o.status.code().unwrap_or(-1);
-    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
-    (Answer { code, stdout, outputs }, stderr)
+    common::answers::answer(cmd, &r.args, file, plain, out, HOW)
 }
 
 #[test]

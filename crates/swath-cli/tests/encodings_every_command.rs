@@ -16,13 +16,12 @@
 //! Commands that do not take `--encoding` are listed in
 //! [`WITHOUT_ENCODING`] with the reason: a new csv command must take it.
 
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 mod common;
 
-const SWATH: &str = env!("CARGO_BIN_EXE_swath");
+use common::answers::{answer, swath_in_pieces as swath};
 
 /// Commands with an input that do not take `--encoding`, and why.
 const WITHOUT_ENCODING: &[(&str, &str)] = &[
@@ -136,50 +135,10 @@ fn python_encode(text_file: &Path, codec: &str, out: &Path) {
     assert!(o.status.success(), "python3 {codec}: {}", String::from_utf8_lossy(&o.stderr));
 }
 
-fn swath(args: &[String]) -> Output {
-    let mut cmd = Command::new(SWATH);
-    cmd.args(args).stdin(Stdio::null()).env("SWATH_SPAN_BYTES", "16384");
-    cmd.output().unwrap()
-}
-
-#[derive(Debug, PartialEq)]
-struct Answer {
-    code: i32,
-    stdout: String,
-    outputs: BTreeMap<String, Vec<u8>>,
-}
-
-fn answer(cmd: &str, args: &[String], file: &Path, plain: &Path, out: &Path) -> (Answer, String) {
-    std::fs::create_dir_all(out).unwrap();
-    let argv: Vec<String> = cmd
-        .split(' ')
-        .map(str::to_string)
-        .chain(args.iter().map(|a| {
-            a.replace("{file}", file.to_str().unwrap()).replace("{out}", out.to_str().unwrap())
-        }))
-        .collect();
-    let o = swath(&argv);
-    // What says how the input was read, not what it holds: decoded text
-    // is sniffed from its head, a UTF-8 file at places spread over it
-    // (where a quoted CRLF may make its line ends "mixed").
-    let how = ["samples:", "(", "encoding:", "confidence:", "line end:"];
-    let stdout = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| {
-            !(cmd.ends_with("sniff") || cmd.ends_with("schema"))
-                || !how.iter().any(|h| l.starts_with(h))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        .replace(file.to_str().unwrap(), plain.to_str().unwrap())
-        .replace(
-            file.file_name().unwrap().to_str().unwrap(),
-            plain.file_name().unwrap().to_str().unwrap(),
-        );
-    let outputs = common::outputs_in(out);
-    let code = o.status.code().unwrap_or(-1);
-    (Answer { code, stdout, outputs }, String::from_utf8_lossy(&o.stderr).to_string())
-}
+/// What says how the input was read, not what it holds: decoded text is
+/// sniffed from its head, a UTF-8 file at places spread over it (where a
+/// quoted CRLF may make its line ends "mixed").
+const HOW: &[&str] = &["samples:", "(", "encoding:", "confidence:", "line end:"];
 
 #[test]
 fn every_csv_command_reads_text_in_any_encoding_or_refuses_it_by_name() {
@@ -216,7 +175,7 @@ fn every_csv_command_reads_text_in_any_encoding_or_refuses_it_by_name() {
             }
             let base = dir.path().join(format!("out-{k}-{}", cmd.replace(' ', "-")));
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-            let (want, err) = answer(cmd, &args, &plain, &plain, &base.join("plain"));
+            let (want, err) = answer(cmd, &args, &plain, &plain, &base.join("plain"), HOW);
             assert_eq!(want.code, 0, "swath {cmd} on the UTF-8 file failed: {err}");
             // Named, detected, and (with a byte order mark) not named.
             let mut ways = vec![vec!["--encoding".to_string(), copy.label.to_string()]];
@@ -227,7 +186,7 @@ fn every_csv_command_reads_text_in_any_encoding_or_refuses_it_by_name() {
             for (w, way) in ways.iter().enumerate() {
                 let out = base.join(format!("{}-{w}", copy.name));
                 let all: Vec<String> = way.iter().cloned().chain(args.iter().cloned()).collect();
-                let (got, err) = answer(cmd, &all, &file, &plain, &out);
+                let (got, err) = answer(cmd, &all, &file, &plain, &out, HOW);
                 runs += 1;
                 let names_it = err.to_lowercase().contains("text cannot be split");
                 let refused = got.code != 0 && names_it && got.outputs.is_empty();

@@ -1,5 +1,7 @@
 //! What several CLI test files share.
 
+#[allow(dead_code)] // Only the every-command tests compare answers.
+pub mod answers;
 pub mod commands;
 
 use std::collections::BTreeMap;
