@@ -53,6 +53,7 @@ pub mod memory;
 pub mod mmap;
 mod open;
 pub mod parallel;
+pub mod preamble;
 pub mod range;
 mod read_at;
 pub mod remote;

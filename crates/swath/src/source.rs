@@ -29,6 +29,8 @@ pub struct Source {
     encoding: Option<TextEncoding>,
     /// What the text was found to be and how it is decoded, in words.
     text: Option<String>,
+    /// Where its body is, when a preamble or footer is left out.
+    body: Option<crate::preamble::Found>,
 }
 
 enum Inner {
@@ -81,6 +83,7 @@ impl Source {
             decoding: None,
             encoding: None,
             text: None,
+            body: None,
         })
     }
 
@@ -109,6 +112,7 @@ impl Source {
             decoding: None,
             encoding: None,
             text: None,
+            body: None,
         }
     }
 
@@ -121,6 +125,7 @@ impl Source {
             decoding: None,
             encoding: None,
             text: None,
+            body: None,
         }
     }
 
@@ -135,7 +140,7 @@ impl Source {
     /// ([`Compression::unsupported`]); a zip archive whose member cannot
     /// be chosen (several and none named, the error lists them).
     pub fn decompressed(self) -> Result<Source> {
-        if self.compression != Compression::None || self.encoding.is_some() {
+        if self.compression != Compression::None || self.encoding.is_some() || self.body.is_some() {
             return Ok(self);
         }
         let Source { inner, path, compression, decoding, .. } = self;
@@ -146,6 +151,7 @@ impl Source {
             decoding,
             encoding: None,
             text: None,
+            body: None,
         };
         let named = |e: io::Error| match &path {
             Some(p) => Error::from(e).with_path(p),
@@ -262,7 +268,7 @@ impl Source {
     ///
     /// An I/O error reading the first bytes.
     pub fn decoded_text(mut self, how: Decoding) -> Result<Source> {
-        if self.encoding.is_some() {
+        if self.encoding.is_some() || self.body.is_some() {
             return Ok(self);
         }
         let (encoding, bom_len, note) = self.choose_text(how)?;
@@ -324,6 +330,7 @@ impl Source {
             decoding,
             encoding: Some(encoding),
             text: Some(text),
+            body: None,
         })
     }
 
@@ -343,7 +350,12 @@ impl Source {
         let threads = crate::decompress::decode_threads();
         // `SWATH_TEXT_BY_RANGES=0`: the stream instead (for the bench).
         let off = std::env::var("SWATH_TEXT_BY_RANGES").is_ok_and(|v| v == "0");
-        if self.encoding.is_some() || threads <= 1 || off || self.ranged_source().is_none() {
+        if self.encoding.is_some()
+            || self.body.is_some()
+            || threads <= 1
+            || off
+            || self.ranged_source().is_none()
+        {
             return self.decoded_text(how);
         }
         let (encoding, bom_len, note) = self.choose_text(how)?;
@@ -366,6 +378,7 @@ impl Source {
             decoding: self.decoding,
             encoding: Some(encoding),
             text: Some(text),
+            body: None,
         })
     }
 
@@ -458,6 +471,56 @@ impl Source {
         };
         head.truncate(got);
         Ok(head)
+    }
+
+    /// Leave out the preamble and footer `body` describes (see
+    /// [`crate::preamble`]): the preamble's bytes then read as line ends
+    /// (offsets and line numbers stay the file's), and the input ends
+    /// where its footer starts. A file or remote object is still read by
+    /// ranges, its length now the footer's start; a stream holds its last
+    /// lines back. Apply it last, to the text (decompressed, decoded).
+    ///
+    /// # Errors
+    ///
+    /// An I/O error reading the preamble or footer, or the preamble's
+    /// error (no line starts the body), with the path.
+    pub fn with_body(self, body: crate::preamble::Body) -> Result<Source> {
+        if body.is_whole() || self.body.is_some() {
+            return Ok(self);
+        }
+        let Source { inner, path, compression, decoding, encoding, text, .. } = self;
+        let named = |e: io::Error| match &path {
+            Some(p) => Error::from(e).with_path(p),
+            None => Error::from(e),
+        };
+        let (inner, found) = match inner {
+            Inner::File { file, len } => {
+                let (masked, found) =
+                    crate::preamble::Masked::find(Arc::new(file), len, body).map_err(named)?;
+                (Inner::Ranged { len: masked.len(), src: Arc::new(masked), pos: 0 }, found)
+            }
+            Inner::Ranged { src, len, pos: 0 } => {
+                let (masked, found) =
+                    crate::preamble::Masked::find(src, len, body).map_err(named)?;
+                (Inner::Ranged { len: masked.len(), src: Arc::new(masked), pos: 0 }, found)
+            }
+            Inner::Ranged { src, len, pos } => {
+                let rest = Box::new(crate::range::OwnedRange::new(src, pos, len));
+                let stream = crate::preamble::MaskedStream::new(rest, body);
+                (Inner::Stream(Box::new(stream)), crate::preamble::Found::UNKNOWN)
+            }
+            Inner::Stream(s) => {
+                let stream = crate::preamble::MaskedStream::new(s, body);
+                (Inner::Stream(Box::new(stream)), crate::preamble::Found::UNKNOWN)
+            }
+        };
+        Ok(Source { inner, path, compression, decoding, encoding, text, body: Some(found) })
+    }
+
+    /// Where the body is, when a preamble or footer is left out
+    /// ([`Source::with_body`]); a stream's is not known before it is read.
+    pub fn body(&self) -> Option<crate::preamble::Found> {
+        self.body
     }
 
     /// The encoding this input's text is decoded from, when it is

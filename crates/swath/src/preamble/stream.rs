@@ -1,0 +1,168 @@
+//! A stream's body, front to back: the preamble's bytes read as line
+//! ends, and the footer's last lines held back and dropped at the end.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use super::masked::mask;
+use super::{Body, StartFinder};
+
+/// Bytes read from the stream at a time.
+const STEP: usize = 64 << 10;
+
+/// A stream with its preamble masked and its footer left out; see the
+/// [module documentation](super).
+pub struct MaskedStream {
+    inner: Box<dyn Read + Send>,
+    /// Asks the preamble's lines, until one starts the body.
+    finder: Option<StartFinder>,
+    /// Bytes read and not handed out yet; `pending[0]` is byte `base`.
+    pending: Vec<u8>,
+    base: u64,
+    /// Bytes before this one may be handed out.
+    ready: u64,
+    /// Bytes before this one were handed out.
+    out: u64,
+    footer_lines: u64,
+    max_footer: usize,
+    /// Where the body's lines seen so far start (the last `footer_lines`
+    /// non-empty ones), and whether the line being read has a byte other
+    /// than `\r`.
+    starts: VecDeque<u64>,
+    line_begin: u64,
+    line_filled: bool,
+    /// Where the body starts, once known (bytes before it are masked).
+    body: Option<u64>,
+    /// Bytes before this one were scanned for the footer's lines.
+    scanned: u64,
+    eof: bool,
+}
+
+impl MaskedStream {
+    /// Read `inner` with `body`'s preamble masked and footer left out.
+    pub fn new(inner: Box<dyn Read + Send>, body: Body) -> MaskedStream {
+        let finder = body.preamble.map(|p| StartFinder::new(p, body.max_line));
+        let body_at = if finder.is_none() { Some(0) } else { None };
+        MaskedStream {
+            inner,
+            finder,
+            pending: Vec::new(),
+            base: 0,
+            ready: 0,
+            out: 0,
+            footer_lines: body.footer_lines,
+            max_footer: body.max_footer.max(1),
+            starts: VecDeque::new(),
+            line_begin: 0,
+            line_filled: false,
+            body: body_at,
+            scanned: 0,
+            eof: false,
+        }
+    }
+
+    /// Read more of the stream and work out what may be handed out.
+    fn fill(&mut self) -> io::Result<()> {
+        // Drop what was handed out.
+        let done = (self.out - self.base) as usize;
+        self.pending.drain(..done);
+        self.base = self.out;
+        let old = self.pending.len();
+        self.pending.resize(old + STEP, 0);
+        let n = loop {
+            match self.inner.read(&mut self.pending[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.pending.truncate(old);
+                    return Err(e);
+                }
+            }
+        };
+        self.pending.truncate(old + n);
+        let end = self.base + self.pending.len() as u64;
+        if n == 0 {
+            self.eof = true;
+        }
+        if let Some(finder) = &mut self.finder {
+            let found =
+                if n == 0 { finder.finish()? } else { finder.feed(&self.pending[old..])? };
+            match found {
+                Some((start, _)) => self.body = Some(start),
+                // Nothing started the body: all of it is preamble.
+                None if n == 0 => self.body = Some(end),
+                None => {}
+            }
+            let decided = self.body.unwrap_or_else(|| finder.decided());
+            let from = (self.ready.max(self.base) - self.base) as usize;
+            let to = (decided - self.base) as usize;
+            mask(&mut self.pending[from..to]);
+            self.ready = decided;
+            self.scanned = decided;
+            self.line_begin = decided;
+            if self.body.is_some() {
+                self.finder = None;
+            } else {
+                return Ok(());
+            }
+        }
+        self.scan_body(end);
+        Ok(())
+    }
+
+    /// Track the body's line starts up to `end`, and hand out all but the
+    /// last `footer_lines` non-empty lines.
+    fn scan_body(&mut self, end: u64) {
+        if self.footer_lines == 0 {
+            self.ready = end;
+            return;
+        }
+        let from = (self.scanned - self.base) as usize;
+        let mut at = from;
+        let bytes = &self.pending[..(end - self.base) as usize];
+        while at < bytes.len() {
+            let stop = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+            if !self.line_filled && bytes[at..stop].iter().any(|&b| b != b'\r') {
+                self.line_filled = true;
+                self.starts.push_back(self.line_begin);
+                if self.starts.len() as u64 > self.footer_lines {
+                    self.starts.pop_front();
+                }
+            }
+            if stop < bytes.len() {
+                self.line_begin = self.base + stop as u64 + 1;
+                self.line_filled = false;
+            }
+            at = stop + 1;
+        }
+        self.scanned = end;
+        if self.starts.len() as u64 == self.footer_lines {
+            self.ready = self.ready.max(self.starts[0]);
+        }
+    }
+}
+
+impl Read for MaskedStream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.out < self.ready {
+                let from = (self.out - self.base) as usize;
+                let n = buf.len().min((self.ready - self.out) as usize);
+                buf[..n].copy_from_slice(&self.pending[from..from + n]);
+                self.out += n as u64;
+                return Ok(n);
+            }
+            if self.eof || buf.is_empty() {
+                return Ok(0);
+            }
+            if self.pending.len() > self.max_footer + STEP {
+                let msg = format!(
+                    "the last {} lines of the input (its footer) are longer than {} bytes",
+                    self.footer_lines, self.max_footer
+                );
+                return Err(io::Error::new(io::ErrorKind::InvalidData, msg));
+            }
+            self.fill()?;
+        }
+    }
+}
