@@ -80,6 +80,7 @@ pub mod classify;
 mod error;
 pub mod index;
 pub mod parallel;
+pub mod preamble;
 mod reader;
 pub mod sniff;
 pub mod split;

@@ -493,15 +493,41 @@ impl Source {
             Some(p) => Error::from(e).with_path(p),
             None => Error::from(e),
         };
+        use crate::preamble::Masked;
         let (inner, found) = match inner {
             Inner::File { file, len } => {
-                let (masked, found) =
-                    crate::preamble::Masked::find(Arc::new(file), len, body).map_err(named)?;
+                let found = Masked::find(&file, len, body).map_err(named)?;
+                if found.is_all_of(len) {
+                    // Read as it is: a file keeps what only a file has.
+                    let inner = Inner::File { file, len };
+                    return Ok(Source {
+                        inner,
+                        path,
+                        compression,
+                        decoding,
+                        encoding,
+                        text,
+                        body: None,
+                    });
+                }
+                let masked = Masked::new(Arc::new(file), len, found);
                 (Inner::Ranged { len: masked.len(), src: Arc::new(masked), pos: 0 }, found)
             }
             Inner::Ranged { src, len, pos: 0 } => {
-                let (masked, found) =
-                    crate::preamble::Masked::find(src, len, body).map_err(named)?;
+                let found = Masked::find(&*src, len, body).map_err(named)?;
+                if found.is_all_of(len) {
+                    let inner = Inner::Ranged { src, len, pos: 0 };
+                    return Ok(Source {
+                        inner,
+                        path,
+                        compression,
+                        decoding,
+                        encoding,
+                        text,
+                        body: None,
+                    });
+                }
+                let masked = Masked::new(src, len, found);
                 (Inner::Ranged { len: masked.len(), src: Arc::new(masked), pos: 0 }, found)
             }
             Inner::Ranged { src, len, pos } => {

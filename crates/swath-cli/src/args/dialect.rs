@@ -46,6 +46,9 @@ pub struct DialectArgs {
     /// (the decoder's own errors name the file's byte).
     #[arg(long, value_name = "NAME|auto|lossy", value_parser = parse_encoding)]
     pub encoding: Option<swath::text::Decoding>,
+    /// Where the records are: lines skipped before them and after them.
+    #[command(flatten)]
+    pub body: super::body::BodyArgs,
 }
 
 /// `--encoding`: a name, `auto`, `lossy`, `NAME:lossy`.
@@ -94,7 +97,9 @@ impl DialectArgs {
             .lenient(self.lenient)
             .flexible(self.flexible)
             .max_record_bytes(self.max_record_size)
-            .encoding(self.decoding());
+            .encoding(self.decoding())
+            .skip(self.body.skip())
+            .footer_lines(self.body.skip_last.unwrap_or(0));
         b
     }
 

@@ -2,6 +2,7 @@
 //! single bytes, the CSV dialect (`swath csv`, `swath sql`), and the
 //! Parquet output options (every command that writes Parquet).
 
+pub mod body;
 pub mod dialect;
 pub mod parquet;
 pub mod schema_file;

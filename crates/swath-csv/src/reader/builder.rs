@@ -244,7 +244,7 @@ impl ReaderBuilder {
     ///
     /// The open error with the path, or the error reading its first bytes.
     pub fn open_source(&self, path: impl AsRef<Path>) -> swath::Result<Source> {
-        Source::open(path)?.decoded_text(self.cfg.decoding)
+        Source::open(path)?.decoded_text(self.cfg.decoding)?.with_body(self.cfg.body())
     }
 
     /// As [`open_source`](Self::open_source), for a reader of the whole
@@ -255,6 +255,57 @@ impl ReaderBuilder {
     ///
     /// As [`open_source`](Self::open_source).
     pub fn open_source_by_ranges(&self, path: impl AsRef<Path>) -> swath::Result<Source> {
-        Source::open(path)?.decoded_text_by_ranges(self.cfg.decoding)
+        Source::open(path)?.decoded_text_by_ranges(self.cfg.decoding)?.with_body(self.cfg.body())
+    }
+
+    /// The bytes of the file or object at `path` by ranges, as they are
+    /// (not decompressed, not decoded), with its preamble and footer left
+    /// out as [`skip`](Self::skip) and [`footer_lines`](Self::footer_lines)
+    /// say: what a split plan cuts. Returns them and their length (where
+    /// the footer starts).
+    ///
+    /// # Errors
+    ///
+    /// The open error, an I/O error, or the preamble's (no line matched).
+    pub fn open_ranged(
+        &self,
+        path: impl AsRef<Path>,
+    ) -> swath::Result<(std::sync::Arc<dyn swath::ReadAt>, u64)> {
+        let path = path.as_ref();
+        let (file, len) = swath::range::open_ranged(path)?;
+        self.body_of(file, len, path)
+    }
+
+    /// As [`open_ranged`](Self::open_ranged), of bytes already open.
+    pub(crate) fn body_of(
+        &self,
+        file: std::sync::Arc<dyn swath::ReadAt>,
+        len: u64,
+        path: &Path,
+    ) -> swath::Result<(std::sync::Arc<dyn swath::ReadAt>, u64)> {
+        let src = Source::ranged(file, len, path).with_body(self.cfg.body())?;
+        match (src.shared_ranged_source()?, src.len()) {
+            (Some(file), Some(len)) => Ok((file, len)),
+            _ => unreachable!("a ranged source stays ranged"),
+        }
+    }
+
+    /// Skip lines before the records (the header row, or the first record
+    /// without one): the first N, or every line before the first that
+    /// matches. Lines are split at `\n`, as an editor numbers them; every
+    /// position reported is still the file's. Default: none, but an Excel
+    /// `sep=X` first line, which is never a record (with another delimiter
+    /// than X it is an error). Needs empty lines skipped
+    /// ([`skip_empty_lines`](Self::skip_empty_lines)).
+    pub fn skip(&mut self, skip: crate::preamble::Skip) -> &mut Self {
+        self.cfg.skip = skip;
+        self
+    }
+
+    /// Leave out the last `n` lines (a footer such as "Totals"; empty lines
+    /// at the very end are not counted). Default 0.
+    pub fn footer_lines(&mut self, n: u64) -> &mut Self {
+        self.cfg.footer_lines = n;
+        self
     }
 }

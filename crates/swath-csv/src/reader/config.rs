@@ -48,6 +48,10 @@ pub(crate) struct Config {
     /// How a file's text is decoded when opened by path (the readers of
     /// an `io::Read` take its bytes as UTF-8).
     pub(crate) decoding: swath::text::Decoding,
+    /// Lines before the records a reader of a path skips, and lines after
+    /// them it leaves out (`crate::preamble`).
+    pub(crate) skip: crate::preamble::Skip,
+    pub(crate) footer_lines: u64,
 }
 
 impl Default for Config {
@@ -69,11 +73,28 @@ impl Default for Config {
             capacity: DEFAULT_CAPACITY,
             kernel: Kernel::detect(),
             decoding: swath::text::Decoding::DEFAULT,
+            skip: crate::preamble::Skip::Nothing,
+            footer_lines: 0,
         }
     }
 }
 
 impl Config {
+    /// How `swath::Source::with_body` finds the records: the skip rule and
+    /// Excel's `sep=` line (not looked for when empty lines are records:
+    /// a skipped line reads as one), and the footer.
+    pub(crate) fn body(&self) -> swath::preamble::Body {
+        let mut body = swath::preamble::Body::whole();
+        body.footer_lines = self.footer_lines;
+        body.max_line = self.max_record.min(1 << 20);
+        body.max_footer = self.max_record;
+        if self.skip_empty_lines {
+            let rules = crate::preamble::Rules { skip: self.skip.clone(), delimiter: self.delim };
+            body.preamble = Some(Box::new(rules));
+        }
+        body
+    }
+
     /// Check the settings (see [`ReaderBuilder::validate`](crate::ReaderBuilder::validate)).
     pub(crate) fn validate(&self) -> Result<()> {
         let c = self;
@@ -103,6 +124,11 @@ impl Config {
         }
         if c.comment == Some(c.delim) {
             return bad(format!("the delimiter and the comment are both '{}'", show(c.delim)));
+        }
+        if c.skip != crate::preamble::Skip::Nothing && !c.skip_empty_lines {
+            return bad("skipping lines before the records needs empty lines skipped too \
+                 (a skipped line reads as an empty one)"
+                .to_string());
         }
         if c.quoting && c.escape == Some(c.quote) {
             return bad(format!(

@@ -731,7 +731,7 @@ impl Reader<Source> {
     ///
     /// The open error, with the path.
     pub fn from_path(path: impl AsRef<Path>) -> Result<Reader<Source>> {
-        Ok(Reader::over_source(Source::open(path)?, Config::default()))
+        crate::ReaderBuilder::new().from_path(path)
     }
 
     /// A reader over an opened [`Source`]: errors name its path, and a file

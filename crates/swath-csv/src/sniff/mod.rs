@@ -28,12 +28,14 @@
 pub mod candidate;
 mod encoding;
 mod header;
+mod layout;
 pub mod score;
 
 use std::io::Read;
 use std::path::Path;
 
 pub use candidate::Candidate;
+
 pub use encoding::{bom_len, Encoding};
 pub use header::HeaderGuess;
 use score::{Sample, Shape};
@@ -173,6 +175,21 @@ pub struct Sniffed {
     /// The best candidate with another delimiter, and its score relative
     /// to the winner's (0 to 1).
     pub runner_up: Option<(Candidate, f64)>,
+    /// Where the records are: lines before them (an Excel `sep=` line
+    /// included) and after them, as found (or as told, when the sniffer
+    /// was told).
+    pub layout: Layout,
+}
+
+/// The lines around a text's records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// Lines before the records (the header row): `--skip-rows`.
+    pub skip_lines: u64,
+    /// Line 1 is Excel's `sep=X` (one of the skipped lines).
+    pub excel_sep: bool,
+    /// Lines after the records: `--skip-last`.
+    pub footer_lines: u64,
 }
 
 /// Sniffs dialects; see the [module documentation](self).
@@ -184,6 +201,11 @@ pub struct Sniffer {
     max_records: usize,
     /// A named encoding, else detected.
     encoding: Option<TextEncoding>,
+    /// The lines before and after the records, when told; else found.
+    skip: Option<crate::preamble::Skip>,
+    footer: Option<u64>,
+    /// The only delimiter to consider (a `sep=` line named it).
+    only: Option<u8>,
 }
 
 impl Default for Sniffer {
@@ -211,7 +233,58 @@ impl Sniffer {
             threads: 0,
             max_records: 1000,
             encoding: None,
+            skip: None,
+            footer: None,
+            only: None,
         }
+    }
+
+    /// The lines before the records, as `--skip-rows` and the like say
+    /// (default: found, see [`Layout`]).
+    pub fn skip(mut self, skip: crate::preamble::Skip) -> Sniffer {
+        self.skip = Some(skip);
+        self
+    }
+
+    /// The lines after the records (default: found).
+    pub fn footer_lines(mut self, n: u64) -> Sniffer {
+        self.footer = Some(n);
+        self
+    }
+
+    /// The lines around the records of `text` (a head of the text): the
+    /// head with its preamble masked (as readers see it), the layout so
+    /// far (no footer), and a sniffer that considers only the delimiter
+    /// a `sep=` line names.
+    fn lay_out(&self, text: &[u8], complete: bool) -> (Vec<u8>, Layout, Sniffer) {
+        let sep = layout::sep_line(text);
+        let lines = match &self.skip {
+            Some(skip) => layout::skipped(text, complete, skip).unwrap_or(usize::MAX),
+            None => layout::preamble(text, complete, usize::from(sep.is_some()), sep),
+        };
+        // A line looked for past the head: all of the head is skipped.
+        let lines = lines.min(memchr::memchr_iter(b'\n', text).count() + 1) as u64;
+        let told = match &self.skip {
+            Some(crate::preamble::Skip::Lines(n)) => Some((*n).max(u64::from(sep.is_some()))),
+            _ => None,
+        };
+        let skip_lines = told.unwrap_or(lines);
+        let layout = Layout { skip_lines, excel_sep: sep.is_some(), footer_lines: 0 };
+        let masked = layout.apply(text, false);
+        let mut me = self.clone();
+        me.only = sep;
+        (masked, layout, me)
+    }
+
+    /// The footer of a text whose last bytes are `tail` (all of it when
+    /// `whole`), read with `s`'s dialect; as told, when told.
+    fn footer_of(&self, tail: &[u8], whole: bool, s: &Sniffed) -> u64 {
+        if let Some(n) = self.footer {
+            return n;
+        }
+        let d = &s.dialect;
+        let cand = Candidate { delimiter: d.delimiter, quote: d.quote, escape: d.escape };
+        layout::footer(tail, whole, &cand, s.fields)
     }
 
     /// The file's encoding, as `--encoding` names it: `auto` and the
@@ -274,7 +347,11 @@ impl Sniffer {
                 .read_to_end(&mut text)
                 .map_err(swath::Error::from)?;
             let complete = text.len() < 4 * self.sample_bytes;
-            let mut s = self.sniff_utf8(&text, complete);
+            let (masked, mut layout, me) = self.lay_out(&text, complete);
+            let mut s = me.sniff_utf8(&masked, complete);
+            // The footer, when the head is the whole text.
+            layout.footer_lines = if complete { self.footer_of(&text, true, &s) } else { 0 };
+            s.layout = layout;
             s.encoding = Encoding::Decoded { encoding, evidence, bom: has_bom };
             return Ok(s);
         }
@@ -293,11 +370,13 @@ impl Sniffer {
         if len as usize <= self.sample_bytes {
             return Ok(self.sniff_bytes(&head));
         }
-        let top = sample_at(&head, bom as u64, false);
+        let (masked, mut layout, me) = self.lay_out(&head, false);
+        let top = sample_at(&masked[bom.min(masked.len())..], bom as u64, false);
         let read = |quote: u8| -> Result<Vec<Sample>> {
+            let sep = me.only.unwrap_or(b',');
             let mut b =
-                score::builder(&Candidate { delimiter: b',', quote: Some(quote), escape: None });
-            b.has_headers(false);
+                score::builder(&Candidate { delimiter: sep, quote: Some(quote), escape: None });
+            b.has_headers(false).skip(crate::preamble::Skip::Lines(layout.skip_lines));
             let chunk = (len / (self.samples.max(1) as u64 + 1)).max(self.sample_bytes as u64);
             let starts = ParallelReader::new(&b, path)
                 .threads(self.threads)
@@ -322,7 +401,14 @@ impl Sniffer {
         } else {
             None
         };
-        Ok(self.judge(&double, single.as_deref(), bom > 0))
+        let mut s = me.judge(&double, single.as_deref(), bom > 0);
+        let mut tail = vec![0u8; self.sample_bytes.min(len as usize)];
+        let from = len - tail.len() as u64;
+        let n = swath::range::read_full_at(file, &mut tail, from).map_err(swath::Error::from)?;
+        tail.truncate(n);
+        layout.footer_lines = self.footer_of(&tail, from == 0, &s);
+        s.layout = layout;
+        Ok(s)
     }
 
     /// Sniff `bytes`, the head of a file (or all of it): no sample beyond.
@@ -341,12 +427,19 @@ impl Sniffer {
         };
         if let Some(e) = other.filter(|&e| e != TextEncoding::Utf8) {
             let text = swath::text::decode_slice(&bytes[bom..], e);
-            let mut s = self.sniff_utf8(&text, complete);
+            let (masked, mut layout, me) = self.lay_out(&text, complete);
+            let mut s = me.sniff_utf8(&masked, complete);
+            layout.footer_lines = if complete { self.footer_of(&text, true, &s) } else { 0 };
+            s.layout = layout;
             s.encoding = Encoding::Decoded { encoding: e, evidence, bom: bom > 0 };
             return s;
         }
-        let samples = [sample_at(&bytes[bom..], bom as u64, complete)];
-        self.judge(&samples, None, bom > 0)
+        let (masked, mut layout, me) = self.lay_out(&bytes[bom..], complete);
+        let samples = [sample_at(&masked, bom as u64, complete)];
+        let mut s = me.judge(&samples, None, bom > 0);
+        layout.footer_lines = if complete { self.footer_of(&bytes[bom..], true, &s) } else { 0 };
+        s.layout = layout;
+        s
     }
 
     /// Sniff decoded text (no byte order mark): the head alone.
@@ -364,7 +457,14 @@ impl Sniffer {
             .flat_map(|s| s.bytes.iter().copied())
             .collect();
         let head = &double[0];
-        let mut readings: Vec<Reading> = candidate::candidates(&all)
+        let mut cands: Vec<Candidate> = candidate::candidates(&all)
+            .into_iter()
+            .filter(|c| self.only.is_none_or(|d| c.delimiter == d))
+            .collect();
+        if let (true, Some(d)) = (cands.is_empty(), self.only) {
+            cands.push(Candidate { delimiter: d, quote: Some(b'"'), escape: None });
+        }
+        let mut readings: Vec<Reading> = cands
             .into_iter()
             .map(|cand| {
                 let samples = match (cand.quote, cand.escape, single) {
@@ -423,6 +523,7 @@ impl Sniffer {
             records_sampled: best.shapes.iter().map(|s| s.counts.len()).sum(),
             disagreements,
             runner_up: rival.map(|r| (r.cand, relative(r))),
+            layout: Layout::default(),
         }
     }
 

@@ -216,6 +216,10 @@ impl<'a> Planner<'a> {
             );
             return Err(with_path(std::io::Error::new(std::io::ErrorKind::Unsupported, msg)));
         }
+        // From here on, the records only: a preamble reads as empty lines,
+        // and the file ends at its footer.
+        let (file, len) = builder.body_of(file, len, path)?;
+        let got = swath::range::read_full_at(&*file, &mut head, 0).map_err(with_path)?;
         let bom = if head[..got].starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
         let mut chunk = match size {
             SplitSize::Count(n) => len.div_ceil(n.max(1) as u64).max(1),
@@ -324,7 +328,7 @@ impl SplitPlan {
         splits: Vec<Split>,
     ) -> Result<SplitPlan> {
         builder.validate()?;
-        let (file, len) = swath::range::open_ranged(path)?;
+        let (file, len) = builder.open_ranged(path)?;
         let top = bridge::read_top(builder, &*file, len, path)?;
         Ok(SplitPlan {
             builder: builder.clone(),
@@ -359,6 +363,13 @@ impl SplitPlan {
     /// The header row, when headers are on.
     pub fn headers(&self) -> Option<&OwnedRecord> {
         self.top.headers.as_ref()
+    }
+
+    /// Where the first record (the header row, when there is one) starts:
+    /// past a byte order mark, empty lines and skipped lines; `None` when
+    /// there is no record.
+    pub fn first_record_byte(&self) -> Option<u64> {
+        self.top.first
     }
 
     /// Records in the file (the header row included).
@@ -455,7 +466,7 @@ impl ReaderBuilder {
     pub fn from_split(&self, path: impl AsRef<Path>, split: &Split) -> Result<SplitReader> {
         self.validate()?;
         let path = path.as_ref();
-        let (file, len) = swath::range::open_ranged(path)?;
+        let (file, len) = self.open_ranged(path)?;
         let top = bridge::read_top(self, &*file, len, path)?;
         reader::open_split(self, path, len, split, &top, 0)
     }

@@ -238,7 +238,7 @@ pub(crate) fn open_split(
     top: &Top,
     skip_before: u64,
 ) -> Result<SplitReader<OwnedRange>> {
-    let (src, _) = swath::range::open_ranged(path)?;
+    let (src, _) = b.open_ranged(path)?;
     let at = if split.index == 0 { 0 } else { split.start };
     let file = OwnedRange::new(src, at, len);
     let records = split.record.saturating_sub(1);

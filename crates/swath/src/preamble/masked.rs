@@ -19,21 +19,25 @@ pub struct Masked {
 }
 
 impl Masked {
-    /// Find `body` in `inner` (of length `len`): its preamble read from
-    /// the top, its footer from the end.
+    /// Where `body` is in `inner` (of length `len`): its preamble read
+    /// from the top, its footer from the end.
     ///
     /// # Errors
     ///
     /// An I/O error, or the preamble's error (no line matched).
-    pub fn find(inner: Arc<dyn ReadAt>, len: u64, body: Body) -> io::Result<(Masked, Found)> {
+    pub fn find(inner: &dyn ReadAt, len: u64, body: Body) -> io::Result<Found> {
         let (start, line) = match body.preamble {
             None => (0, 1),
             Some(p) => {
                 let mut finder = StartFinder::new(p, body.max_line);
+                // Most preambles are a line or none: a small first read
+                // (one request to a remote object), larger ones after.
                 let mut buf = vec![0u8; STEP];
+                let mut step = 4096;
                 let mut at = 0u64;
                 loop {
-                    let n = read_full_at(&*inner, &mut buf, at)?;
+                    let n = read_full_at(inner, &mut buf[..step], at)?;
+                    step = (step * 4).min(STEP);
                     if n == 0 {
                         // No line started the body: all of it is preamble.
                         break finder.finish()?.unwrap_or((len, finder.line()));
@@ -45,9 +49,14 @@ impl Masked {
                 }
             }
         };
-        let end = footer_start(&*inner, start, len, body.footer_lines)?;
-        let found = Found { start, line, end: Some(end) };
-        Ok((Masked { inner, start, end }, found))
+        let end = footer_start(inner, start, len, body.footer_lines)?;
+        Ok(Found { start, line, end: Some(end) })
+    }
+
+    /// `inner` as `found` says (from [`Masked::find`] on it, of length
+    /// `len`).
+    pub fn new(inner: Arc<dyn ReadAt>, len: u64, found: Found) -> Masked {
+        Masked { inner, start: found.start, end: found.end.unwrap_or(len) }
     }
 
     /// The body's length: the object ends where the footer starts.

@@ -98,6 +98,11 @@ pub struct Found {
 }
 
 impl Found {
+    /// Whether the body is all of the `len` bytes it was found in.
+    pub fn is_all_of(&self, len: u64) -> bool {
+        self.start == 0 && self.end.is_none_or(|e| e == len)
+    }
+
     /// A stream's body: where it starts is found as it is read.
     pub const UNKNOWN: Found = Found { start: 0, line: 0, end: None };
 }

@@ -155,6 +155,17 @@ impl Read for MaskedStream {
             if self.eof || buf.is_empty() {
                 return Ok(0);
             }
+            let end = self.base + self.pending.len() as u64;
+            if self.finder.is_none() && self.footer_lines == 0 && self.out == end {
+                // Past the preamble, nothing held back: straight through.
+                let n = self.inner.read(buf)?;
+                self.out += n as u64;
+                self.base = self.out;
+                self.pending.clear();
+                self.ready = self.out;
+                self.eof = n == 0;
+                return Ok(n);
+            }
             if self.pending.len() > self.max_footer + STEP {
                 let msg = format!(
                     "the last {} lines of the input (its footer) are longer than {} bytes",

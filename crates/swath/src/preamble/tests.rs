@@ -122,7 +122,8 @@ fn texts() -> Vec<Vec<u8>> {
 
 fn masked(text: &[u8], body: Body) -> io::Result<Vec<u8>> {
     let src: Arc<dyn crate::ReadAt> = Arc::new(text.to_vec());
-    let (m, found) = Masked::find(src, text.len() as u64, body)?;
+    let found = Masked::find(&*src, text.len() as u64, body)?;
+    let m = Masked::new(src, text.len() as u64, found);
     assert_eq!(found.end, Some(m.len()));
     let mut got = vec![0u8; m.len() as usize];
     // Read in odd pieces, at every offset.

@@ -69,6 +69,14 @@ fn given(m: &ArgMatches, id: &str) -> bool {
 
 /// Sniff the file when `-d auto`.
 fn resolve(mut args: CsvArgs, m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
+    if !given(m, "delimiter") {
+        // Excel's `sep=X` first line names the delimiter. (An error here
+        // is the command's to report, when it opens the file.)
+        let how = args.dialect.decoding();
+        if let Ok(Some(d)) = swath_csv::preamble::excel_sep_of(&args.file, how) {
+            args.dialect.delimiter = Delimiter::Byte(d);
+        }
+    }
     if args.delimiter != Delimiter::Auto {
         return Ok(CsvOpts { args, quoting: true, progress: None });
     }
@@ -80,10 +88,29 @@ fn resolve(mut args: CsvArgs, m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
              give -d, or save it to a file first"
         )));
     }
-    let s = Sniffer::new()
-        .encoding(args.dialect.decoding())
+    let mut sniffer = Sniffer::new().encoding(args.dialect.decoding());
+    let told = args.dialect.body.is_given();
+    if told {
+        sniffer = sniffer.skip(args.dialect.body.skip());
+        if let Some(n) = args.dialect.body.skip_last {
+            sniffer = sniffer.footer_lines(n);
+        }
+    }
+    let s = sniffer
         .sniff_path(&args.file)
         .map_err(|e| fail(format!("-d auto: cannot sniff {name}: {e}")))?;
+    // The lines around the records found, where none were named (an
+    // Excel `sep=` line is skipped by every reader without being named).
+    let layout = s.layout;
+    if !told {
+        let preamble = layout.skip_lines - u64::from(layout.excel_sep);
+        if preamble > 0 {
+            args.dialect.body.skip_rows = Some(layout.skip_lines);
+        }
+        if layout.footer_lines > 0 {
+            args.dialect.body.skip_last = Some(layout.footer_lines);
+        }
+    }
     // The encoding found, where none was named.
     if let (None, Some(e)) = (args.dialect.encoding, s.encoding.decoded()) {
         args.dialect.encoding = Some(swath::text::Decoding::named(e));
@@ -103,6 +130,13 @@ fn resolve(mut args: CsvArgs, m: &ArgMatches) -> Result<CsvOpts, clap::Error> {
     let verbose = m.try_get_one::<bool>("verbose").ok().flatten().copied().unwrap_or(false);
     if verbose {
         eprintln!("swath: {name}: sniffed {}", super::sniff::summary(&s));
+        if !told && (layout.skip_lines > 0 || layout.footer_lines > 0) {
+            eprintln!(
+                "swath: {name}: the records are after {} line(s) and before {} (read as \
+                 --skip-rows {} --skip-last {})",
+                layout.skip_lines, layout.footer_lines, layout.skip_lines, layout.footer_lines
+            );
+        }
         if d.has_headers == args.no_headers {
             let hint = if d.has_headers {
                 "it looks like a header row: drop --no-headers to read it as one"

@@ -41,6 +41,11 @@ pub struct Args {
     /// validity, the bytes 0x80-0x9F) and reported.
     #[arg(long, value_name = "NAME|auto", value_parser = crate::args::dialect::parse_encoding)]
     encoding: Option<swath::text::Decoding>,
+    /// Where the records are, when it is known; by default a preamble
+    /// (lines before the first block of records of one field count), an
+    /// Excel `sep=` line and a footer are found and reported.
+    #[command(flatten)]
+    body: crate::args::body::BodyArgs,
 }
 
 /// A column and its inferred type.
@@ -71,6 +76,11 @@ struct Report {
     samples: Vec<u64>,
     records_sampled: usize,
     disagreements: Vec<(u64, String)>,
+    /// Lines before the records (`--skip-rows`), an Excel `sep=` line
+    /// among them, and lines after them (`--skip-last`).
+    skip_rows: u64,
+    excel_sep: bool,
+    skip_last: u64,
     columns: Option<Vec<Column>>,
     columns_error: Option<String>,
 }
@@ -103,7 +113,14 @@ pub fn summary(s: &Sniffed) -> String {
 /// `swath csv sniff`.
 pub fn run(args: Args) -> Result<ExitCode> {
     let name = args.file.display().to_string();
-    let sniffer = Sniffer::new().threads(args.threads).encoding(args.encoding.unwrap_or_default());
+    let mut sniffer =
+        Sniffer::new().threads(args.threads).encoding(args.encoding.unwrap_or_default());
+    if args.body.is_given() {
+        sniffer = sniffer.skip(args.body.skip());
+        if let Some(n) = args.body.skip_last {
+            sniffer = sniffer.footer_lines(n);
+        }
+    }
     let stream = !crate::remote::rereadable(&args.file);
     // A stream is read once: its head serves both the dialect and the types.
     let (sniffed, head) = if stream {
@@ -148,6 +165,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .iter()
             .map(|x| (x.byte, byte_name(x.delimiter)))
             .collect(),
+        skip_rows: sniffed.layout.skip_lines,
+        excel_sep: sniffed.layout.excel_sep,
+        skip_last: sniffed.layout.footer_lines,
         columns: columns
             .as_ref()
             .ok()
@@ -175,12 +195,20 @@ fn types(
 ) -> std::result::Result<Vec<(String, &'static str)>, String> {
     let mut csv = ReaderBuilder::new();
     s.dialect.configure(&mut csv);
-    // The types of the text, decoded as it was for sniffing.
+    let skip = swath_csv::preamble::Skip::Lines(s.layout.skip_lines);
+    csv.skip(skip).footer_lines(s.layout.footer_lines);
+    // The types of the text, decoded as it was for sniffing, of its
+    // records only.
     let decoded;
     let head = match (s.encoding.decoded(), head) {
         (Some(e), Some(bytes)) => {
             let bom = swath_csv::sniff::bom_len(bytes);
-            decoded = swath::text::decode_slice(&bytes[bom..], e);
+            let text = swath::text::decode_slice(&bytes[bom..], e);
+            decoded = s.layout.apply(&text, bytes.len() < 256 << 10);
+            Some(&decoded[..])
+        }
+        (None, Some(bytes)) => {
+            decoded = s.layout.apply(bytes, bytes.len() < 256 << 10);
             Some(&decoded[..])
         }
         (Some(e), None) => {
@@ -238,6 +266,19 @@ fn table(out: &mut impl Write, r: &Report, s: &Sniffed) -> io::Result<()> {
     writeln!(out, "line end:    {}", r.line_end)?;
     writeln!(out, "encoding:    {}", r.encoding)?;
     writeln!(out, "fields:      {}", r.fields)?;
+    if r.skip_rows > 0 || r.skip_last > 0 {
+        let sep = if r.excel_sep { ", Excel's sep= line among them" } else { "" };
+        writeln!(
+            out,
+            "records:     after {} line{} (--skip-rows {}{sep}), before {} line{} (--skip-last {})",
+            r.skip_rows,
+            if r.skip_rows == 1 { "" } else { "s" },
+            r.skip_rows,
+            r.skip_last,
+            if r.skip_last == 1 { "" } else { "s" },
+            r.skip_last
+        )?;
+    }
     writeln!(
         out,
         "samples:     {} at exact record starts, {} records read",

@@ -94,12 +94,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (prefix, ext) = args.out.names(args.opts.path());
     let out_dir = args.out.create_dir()?;
     let count = cuts.len() - 1;
+    let top = top_of_records(&plan)?;
     let parts: Vec<Part> = cuts
         .windows(2)
         .enumerate()
         .map(|(i, w)| Part {
             path: part_path(out_dir, &prefix, i, count, &ext),
-            range: if i == 0 { 0..w[1].0 } else { w[0].0..w[1].0 },
+            range: if i == 0 { top..w[1].0 } else { w[0].0..w[1].0 },
             with_prefix: i > 0,
         })
         .collect();
@@ -241,16 +242,29 @@ fn map_in_parallel<T: Sync, R: Send, E: Send>(
         .collect()
 }
 
-/// The header row's bytes as the file has them (after any BOM, up to the
-/// first data record), for every part after the first.
+/// Where the first part starts: the top of the file (its byte order mark
+/// and empty lines kept), or its first record when lines before it are
+/// skipped (a preamble is no part of any part).
+fn top_of_records(plan: &SplitPlan) -> Result<u64> {
+    let Some(first) = plan.first_record_byte() else { return Ok(0) };
+    let (file, _) = swath::range::open_ranged(plan.path())?;
+    let mut head = vec![0u8; first as usize];
+    let n = swath::range::read_full_at(&*file, &mut head, 0)?;
+    let head = head[..n].strip_prefix(swath::UTF8_BOM).unwrap_or(&head[..n]);
+    Ok(if head.iter().all(|&b| b == b'\r' || b == b'\n') { 0 } else { first })
+}
+
+/// The header row's bytes as the file has them (after any BOM or skipped
+/// lines, up to the first data record), for every part after the first.
 fn header_bytes(plan: &SplitPlan, opts: &CsvOpts) -> Result<Vec<u8>> {
     if !opts.has_headers() {
         return Ok(Vec::new());
     }
+    let from = top_of_records(plan)?;
     let first_data = plan.record_start(2)?.0;
     let (file, _) = swath::range::open_ranged(plan.path())?;
-    let mut head = vec![0u8; first_data as usize];
-    let n = swath::range::read_full_at(&*file, &mut head, 0)?;
+    let mut head = vec![0u8; (first_data - from) as usize];
+    let n = swath::range::read_full_at(&*file, &mut head, from)?;
     head.truncate(n);
     if head.starts_with(swath::UTF8_BOM) {
         head.drain(..swath::UTF8_BOM.len());
