@@ -1,6 +1,7 @@
 //! The settings an index is built with, as the string the sidecar keeps:
 //! those that decide where records start (delimiter, quote, escape,
-//! comment, strict or lenient quoting, empty lines). The header setting
+//! comment, strict or lenient quoting, empty lines, lines skipped before
+//! and after the records). The header setting
 //! and the field count do not move a record start (the header row is
 //! record 1 either way), so one index serves both.
 
@@ -11,7 +12,7 @@ use crate::reader::builder::ReaderBuilder;
 pub fn dialect_string(b: &ReaderBuilder) -> String {
     let c = b.config();
     let byte = |b: Option<u8>| b.map_or("none".to_string(), |b| b.to_string());
-    format!(
+    let mut s = format!(
         "delimiter={} quote={} quoting={} double-quote={} escape={} comment={} lenient={} skip-empty={}",
         c.delim,
         c.quote,
@@ -21,5 +22,14 @@ pub fn dialect_string(b: &ReaderBuilder) -> String {
         byte(c.comment),
         u8::from(c.lenient),
         u8::from(c.skip_empty_lines),
-    )
+    );
+    // Lines left out move every record start: named only when set, so
+    // that the indexes of files read whole stay valid.
+    if c.skip != crate::preamble::Skip::Nothing {
+        s.push_str(&format!(" skip={}", c.skip.describe()));
+    }
+    if c.footer_lines > 0 {
+        s.push_str(&format!(" footer={}", c.footer_lines));
+    }
+    s
 }
