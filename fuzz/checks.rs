@@ -180,7 +180,16 @@ pub fn parallel(data: &[u8]) {
         format!("{:?} at {:?} in {:?}", e.kind(), e.position(), e.record_position())
     };
 
-    let mut rdr = b.from_path(path).expect("valid options");
+    // An open that fails (Excel's `sep=;` line with another delimiter)
+    // fails for the parallel reader too.
+    let mut rdr = match b.from_path(path) {
+        Ok(rdr) => rdr,
+        Err(e) => {
+            let par = ParallelReader::new(&b, path).threads(2).count();
+            assert!(par.is_err(), "the sequential open failed ({e}), the parallel count did not");
+            return;
+        }
+    };
     let mut want = Vec::new();
     let want_err = loop {
         match rdr.next_record() {
@@ -300,7 +309,20 @@ pub fn split_plan(data: &[u8]) {
         (p.record, p.line, p.byte, r.iter().map(<[u8]>::to_vec).collect::<Vec<_>>())
     };
 
-    let mut rdr = b.from_path(file.path()).expect("valid options");
+    // An open that fails (Excel's `sep=;` line with another delimiter)
+    // fails for both plans too.
+    let mut rdr = match b.from_path(file.path()) {
+        Ok(rdr) => rdr,
+        Err(e) => {
+            for planned in [
+                plan_splits(&b, file.path(), SplitSize::Count(2)),
+                plan_splits_speculative(&b, file.path(), SplitSize::Count(2)),
+            ] {
+                assert!(planned.is_err(), "the sequential open failed ({e}), a plan did not");
+            }
+            return;
+        }
+    };
     let mut want = Vec::new();
     let want_err = loop {
         match rdr.next_record() {
