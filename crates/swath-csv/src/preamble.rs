@@ -108,7 +108,9 @@ pub fn excel_sep_of(
     how: swath::text::Decoding,
 ) -> swath::Result<Option<u8>> {
     let path = path.as_ref();
-    if path == std::path::Path::new("-") {
+    // Never a stream: opening a FIFO to look would take its writer's bytes.
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !(regular || swath::remote::is_url(path)) {
         return Ok(None);
     }
     let mut src = swath::Source::open_raw(path)?;
