@@ -376,3 +376,141 @@ pub fn split_plan(data: &[u8]) {
         }
     }
 }
+
+/// Lines skipped before the records and left out after them, end to end:
+/// a file read with `skip(Lines(n))` and `footer_lines(m)` reads, by the
+/// sequential reader of its path, the parallel reader at any chunk size
+/// and a split plan, as the obvious twin: the same document with its
+/// first n lines' bytes turned into line ends and its last m non-empty
+/// lines cut, read from memory (records, lines, bytes, the first error).
+///
+/// The first byte picks the options, the second the lines (low 3 bits
+/// skipped, next 2 the footer); the rest is the document.
+pub fn preamble(data: &[u8]) {
+    use swath_csv::preamble::{excel_sep, Skip};
+    use swath_csv::{plan_splits, ParallelReader, SplitSize};
+
+    let [sel, lines, doc @ ..] = data else {
+        return;
+    };
+    // A compressed file or a UTF-16/32 byte order mark is decoded by a
+    // reader of a path, not by a reader of bytes: no twin here.
+    let wide =
+        swath::text::detect::bom(doc).is_some_and(|(e, _)| e != swath::text::TextEncoding::Utf8);
+    if wide || swath::Compression::detect(doc) != swath::Compression::None {
+        return;
+    }
+    let mut skip = usize::from(lines & 7);
+    let footer = usize::from((lines >> 3) & 3);
+    let mut plain = ReaderBuilder::new();
+    plain
+        .has_headers(sel & 1 != 0)
+        .lenient(sel & 2 != 0)
+        .flexible(sel & 4 != 0)
+        .max_record_bytes(if sel & 8 != 0 { 9 } else { 1 << 20 })
+        .capacity(16);
+    let mut b = plain.clone();
+    b.skip(Skip::Lines(skip as u64)).footer_lines(footer as u64);
+    let file = TempFile::new("fuzz-preamble", doc);
+    let path = file.path();
+
+    // Excel's `sep=X` line 1: skipped when X is the delimiter, else the
+    // open fails (for every reader).
+    let first = doc.split(|&b| b == b'\n').next().unwrap_or_default();
+    let first = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+    let ended = first.len() < doc.len();
+    let first = if ended { first.strip_suffix(b"\r").unwrap_or(first) } else { first };
+    match excel_sep(first) {
+        Some(b',') => skip = skip.max(1),
+        Some(_) => {
+            assert!(b.from_path(path).is_err(), "sep= naming another delimiter was read");
+            assert!(ParallelReader::new(&b, path).threads(2).count().is_err());
+            return;
+        }
+        None => {}
+    }
+
+    // The twin: the lines as an editor numbers them.
+    let all: Vec<&[u8]> = doc.split_inclusive(|&b| b == b'\n').collect();
+    let start: usize = all.iter().take(skip).map(|l| l.len()).sum();
+    let (mut end, mut counted, mut at) = (doc.len(), 0, doc.len());
+    for l in all.iter().rev() {
+        let line_start = at - l.len();
+        if line_start < start {
+            break;
+        }
+        if l.iter().any(|&b| b != b'\r' && b != b'\n') {
+            counted += 1;
+            if counted == footer {
+                end = line_start;
+                break;
+            }
+        }
+        at = line_start;
+    }
+    if footer > 0 && counted < footer {
+        end = start;
+    }
+    let mut model: Vec<u8> =
+        doc[..start].iter().map(|&b| if b == b'\n' { b } else { b'\r' }).collect();
+    model.extend_from_slice(&doc[start..end.max(start)]);
+
+    fn describe(e: &swath_csv::Error) -> String {
+        format!("{:?} at {:?} in {:?}", e.kind(), e.position(), e.record_position())
+    }
+    type Row = (u64, u64, u64, Vec<Vec<u8>>);
+    fn read_all<R: Read>(rdr: &mut swath_csv::Reader<R>) -> (Vec<Row>, Option<String>) {
+        let mut rows = Vec::new();
+        let err = loop {
+            match rdr.next_record() {
+                Ok(Some(r)) => {
+                    let p = r.position();
+                    let fields = r.iter().map(<[u8]>::to_vec).collect();
+                    rows.push((p.record, p.line, p.byte, fields));
+                }
+                Ok(None) => break None,
+                Err(e) => break Some(describe(&e)),
+            }
+        };
+        (rows, err)
+    }
+    let want = read_all(&mut plain.from_reader(&model[..]).expect("valid options"));
+    let got = read_all(&mut b.from_path(path).expect("the file opens"));
+    assert_eq!(got, want, "the sequential reader of the path against the twin");
+
+    let (rows, err) = want;
+    for chunk in [1, 3, 8] {
+        let mut pr = ParallelReader::new(&b, path).threads(2).chunk_size(chunk);
+        match (pr.count(), &err) {
+            (Ok(n), None) => assert_eq!(n, rows.len() as u64, "count, chunk {chunk}"),
+            (Err(e), Some(w)) => assert_eq!(&describe(&e), w, "count error, chunk {chunk}"),
+            (r, w) => panic!("chunk {chunk}: count {r:?}, the twin's error {w:?}"),
+        }
+        let mut pr = ParallelReader::new(&b, path).threads(2).chunk_size(chunk);
+        let got = pr.fold(
+            Vec::new,
+            |out, r| {
+                let p = r.position();
+                out.push((p.record, p.line, p.byte, r.iter().map(<[u8]>::to_vec).collect()));
+                Ok(())
+            },
+            |mut a, b| {
+                a.extend(b);
+                a
+            },
+        );
+        match (got, &err) {
+            (Ok(got), None) => assert_eq!(got, rows, "records, chunk {chunk}"),
+            (Err(e), Some(w)) => assert_eq!(&describe(&e), w, "fold error, chunk {chunk}"),
+            (r, w) => {
+                panic!("chunk {chunk}: fold {:?}, the twin's error {w:?}", r.map(|v| v.len()))
+            }
+        }
+    }
+    if err.is_none() {
+        let plan = plan_splits(&b, path, SplitSize::Count(3)).expect("a plan of a clean file");
+        let mut top = plain.from_reader(&model[..]).expect("valid options");
+        let header = u64::from(matches!(top.headers(), Ok(Some(_))));
+        assert_eq!(plan.records(), rows.len() as u64 + header, "the plan's records");
+    }
+}

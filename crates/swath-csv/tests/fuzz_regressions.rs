@@ -50,6 +50,16 @@ fn parallel_crashes_and_seeds() {
 }
 
 #[test]
+fn preamble_crashes_and_seeds() {
+    // Its own seeds are kept as files in its regressions directory.
+    let kept = replay("csv_preamble", checks::preamble);
+    assert!(kept >= 4, "the preamble seeds are missing: {kept}");
+    for s in SEEDS {
+        checks::preamble(s);
+    }
+}
+
+#[test]
 fn split_plan_crashes_and_seeds() {
     replay("split_plan", checks::split_plan);
     for s in SEEDS {
