@@ -1,6 +1,7 @@
 //! The CSV dialect as keyword arguments, named as the CLI's options
 //! (`swath csv --help`): delimiter, quote, escape, comment, no_headers,
-//! flexible, lenient, max_record_size, encoding.
+//! flexible, lenient, max_record_size, encoding, skip_rows, header_row,
+//! skip_until, skip_last.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -8,7 +9,7 @@ use pyo3::types::PyDict;
 use swath_csv::ReaderBuilder;
 
 /// The keyword arguments every function takes, in the CLI's words.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 13] = [
     "delimiter",
     "quote",
     "escape",
@@ -18,6 +19,10 @@ pub const NAMES: [&str; 9] = [
     "lenient",
     "max_record_size",
     "encoding",
+    "skip_rows",
+    "header_row",
+    "skip_until",
+    "skip_last",
 ];
 
 /// A CSV dialect: the CLI's defaults (`,`, `"`, no escape, no comment,
@@ -33,6 +38,10 @@ pub struct Dialect {
     lenient: bool,
     max_record_size: usize,
     encoding: swath::text::Decoding,
+    /// Lines before the records (`skip_rows`, `header_row`, `skip_until`)
+    /// and after them (`skip_last`).
+    skip: swath_csv::preamble::Skip,
+    skip_last: u64,
 }
 
 impl Default for Dialect {
@@ -47,6 +56,8 @@ impl Default for Dialect {
             lenient: false,
             max_record_size: 64 << 20,
             encoding: swath::text::Decoding::DEFAULT,
+            skip: swath_csv::preamble::Skip::Nothing,
+            skip_last: 0,
         }
     }
 }
@@ -57,6 +68,15 @@ impl Dialect {
     pub fn from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Dialect> {
         let mut d = Dialect::default();
         let Some(kwargs) = kwargs else { return Ok(d) };
+        let skips = ["skip_rows", "header_row", "skip_until"];
+        let given: Vec<&str> =
+            skips.into_iter().filter(|k| kwargs.contains(k).unwrap_or(false)).collect();
+        if given.len() > 1 {
+            return Err(PyValueError::new_err(format!(
+                "{} cannot be used together: each says where the header row is",
+                given.join(" and ")
+            )));
+        }
         for (key, value) in kwargs.iter() {
             let key: String = key.extract()?;
             match key.as_str() {
@@ -69,6 +89,14 @@ impl Dialect {
                 "lenient" => d.lenient = value.is_truthy()?,
                 "max_record_size" => d.max_record_size = size(&key, &value)?,
                 "encoding" => d.encoding = encoding(&key, &value)?,
+                "skip_rows" => {
+                    d.skip = swath_csv::preamble::Skip::Lines(count(&key, &value, 0)?);
+                }
+                "header_row" => {
+                    d.skip = swath_csv::preamble::Skip::Lines(count(&key, &value, 1)? - 1);
+                }
+                "skip_until" => d.skip = line_match(&key, &value)?,
+                "skip_last" => d.skip_last = count(&key, &value, 0)?,
                 _ => {
                     return Err(PyTypeError::new_err(format!(
                         "unexpected keyword argument {key:?} (the CSV options are {})",
@@ -91,9 +119,31 @@ impl Dialect {
             .lenient(self.lenient)
             .flexible(self.flexible)
             .max_record_bytes(self.max_record_size)
-            .encoding(self.encoding);
+            .encoding(self.encoding)
+            .skip(self.skip.clone())
+            .footer_lines(self.skip_last);
         b
     }
+}
+
+/// A whole number of lines, at least `least`.
+fn count(key: &str, value: &Bound<'_, PyAny>, least: u64) -> PyResult<u64> {
+    match value.extract::<u64>() {
+        Ok(n) if n >= least => Ok(n),
+        _ => Err(PyValueError::new_err(format!("{key} must be an int of at least {least}"))),
+    }
+}
+
+/// The CLI's `--skip-until`: a regular expression (Rust's `regex`
+/// syntax, which Python's `re` shares for the usual patterns), searched
+/// in each line.
+fn line_match(key: &str, value: &Bound<'_, PyAny>) -> PyResult<swath_csv::preamble::Skip> {
+    let s: String =
+        value.extract().map_err(|_| PyTypeError::new_err(format!("{key} must be a str")))?;
+    let re =
+        regex::bytes::Regex::new(&s).map_err(|e| PyValueError::new_err(format!("{key}: {e}")))?;
+    let m = swath_csv::preamble::LineMatch::new(s, move |line: &[u8]| re.is_match(line));
+    Ok(swath_csv::preamble::Skip::Until(m))
 }
 
 /// The CLI's `--encoding`: a name (`"windows-1252"`, `"utf-16le"`),

@@ -36,7 +36,11 @@ The CSV options are keyword arguments named as the CLI's: ``delimiter``,
 ``quote``, ``escape``, ``comment``, ``no_headers``, ``flexible``,
 ``lenient``, ``max_record_size``, ``encoding`` (a name such as
 ``"windows-1252"`` or ``"utf-16le"``, ``"auto"``, ``"lossy"``, or
-``"NAME:lossy"``; default UTF-8, or what a byte order mark says). Every
+``"NAME:lossy"``; default UTF-8, or what a byte order mark says),
+``skip_rows`` (lines before the header row), ``header_row`` (its line
+number, from 1), ``skip_until`` (a regular expression: the header row is
+the first line that matches) and ``skip_last`` (footer lines; Excel's
+``sep=;`` first line is always skipped). Every
 function releases the GIL while
 it works, and Ctrl-C interrupts it. A CSV problem raises
 :class:`CsvError`, whose ``.record``, ``.line``, ``.byte`` and ``.path``
@@ -104,7 +108,7 @@ def read_csv(
     ``pyarrow.string_view()`` (Arrow's Utf8View) instead of
     ``pyarrow.string()``. ``**dialect``: delimiter, quote,
     escape, comment, no_headers, flexible, lenient, max_record_size,
-    encoding.
+    encoding, skip_rows, header_row, skip_until, skip_last.
 
     Raises CsvError (with ``.record``, ``.line``, ``.byte``, ``.path``) at
     the first problem, OSError when the file cannot be read.

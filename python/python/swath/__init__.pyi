@@ -37,6 +37,10 @@ def read_csv(
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
     encoding: str = "utf-8",
+    skip_rows: Optional[int] = None,
+    header_row: Optional[int] = None,
+    skip_until: Optional[str] = None,
+    skip_last: int = 0,
 ) -> Any:
     """A ``pyarrow.Table``."""
 

@@ -80,6 +80,10 @@ def csv_count(
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
     encoding: str = "utf-8",
+    skip_rows: Optional[int] = None,
+    header_row: Optional[int] = None,
+    skip_until: Optional[str] = None,
+    skip_last: int = 0,
 ) -> int: ...
 def csv_check(
     path: StrPath,
@@ -95,6 +99,10 @@ def csv_check(
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
     encoding: str = "utf-8",
+    skip_rows: Optional[int] = None,
+    header_row: Optional[int] = None,
+    skip_until: Optional[str] = None,
+    skip_last: int = 0,
 ) -> CheckResult: ...
 def scan_csv(
     path: StrPath,
@@ -116,6 +124,10 @@ def scan_csv(
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
     encoding: str = "utf-8",
+    skip_rows: Optional[int] = None,
+    header_row: Optional[int] = None,
+    skip_until: Optional[str] = None,
+    skip_last: int = 0,
 ) -> CsvReader: ...
 def _read_csv(path: StrPath, **kwargs: Any) -> CsvReader: ...
 def csv_to_parquet(
@@ -141,6 +153,10 @@ def csv_to_parquet(
     lenient: bool = False,
     max_record_size: Union[int, str] = "64M",
     encoding: str = "utf-8",
+    skip_rows: Optional[int] = None,
+    header_row: Optional[int] = None,
+    skip_until: Optional[str] = None,
+    skip_last: int = 0,
 ) -> int: ...
 
 def scan_json(
