@@ -1,7 +1,6 @@
 //! A stream's body, front to back: the preamble's bytes read as line
 //! ends, and the footer's last lines held back and dropped at the end.
 
-use std::collections::VecDeque;
 use std::io::{self, Read};
 
 use super::masked::mask;
@@ -25,16 +24,8 @@ pub struct MaskedStream {
     out: u64,
     footer_lines: u64,
     max_footer: usize,
-    /// Where the body's lines seen so far start (the last `footer_lines`
-    /// non-empty ones), and whether the line being read has a byte other
-    /// than `\r`.
-    starts: VecDeque<u64>,
-    line_begin: u64,
-    line_filled: bool,
     /// Where the body starts, once known (bytes before it are masked).
     body: Option<u64>,
-    /// Bytes before this one were scanned for the footer's lines.
-    scanned: u64,
     eof: bool,
 }
 
@@ -52,11 +43,7 @@ impl MaskedStream {
             out: 0,
             footer_lines: body.footer_lines,
             max_footer: body.max_footer.max(1),
-            starts: VecDeque::new(),
-            line_begin: 0,
-            line_filled: false,
             body: body_at,
-            scanned: 0,
             eof: false,
         }
     }
@@ -98,8 +85,6 @@ impl MaskedStream {
             let to = (decided - self.base) as usize;
             mask(&mut self.pending[from..to]);
             self.ready = decided;
-            self.scanned = decided;
-            self.line_begin = decided;
             if self.body.is_some() {
                 self.finder = None;
             } else {
@@ -110,34 +95,34 @@ impl MaskedStream {
         Ok(())
     }
 
-    /// Track the body's line starts up to `end`, and hand out all but the
-    /// last `footer_lines` non-empty lines.
+    /// Hand out all but the last `footer_lines` non-empty lines of what
+    /// was read up to `end`: walking back from `end` over the bytes not
+    /// handed out yet, line by line, to the start of the last of them
+    /// (a few lines back; only a stream whose footer is still coming
+    /// walks further).
     fn scan_body(&mut self, end: u64) {
         if self.footer_lines == 0 {
             self.ready = end;
             return;
         }
-        let from = (self.scanned - self.base) as usize;
-        let mut at = from;
-        let bytes = &self.pending[..(end - self.base) as usize];
-        while at < bytes.len() {
-            let stop = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-            if !self.line_filled && bytes[at..stop].iter().any(|&b| b != b'\r') {
-                self.line_filled = true;
-                self.starts.push_back(self.line_begin);
-                if self.starts.len() as u64 > self.footer_lines {
-                    self.starts.pop_front();
+        let from = (self.ready - self.base) as usize;
+        let bytes = &self.pending[from..(end - self.base) as usize];
+        let mut counted = 0;
+        let mut line_end = bytes.len();
+        while line_end > 0 {
+            // The line that ends at `line_end` (its `\n` excluded).
+            let start = memchr::memrchr(b'\n', &bytes[..line_end]).map_or(0, |i| i + 1);
+            if bytes[start..line_end].iter().any(|&b| b != b'\r') {
+                counted += 1;
+                if counted == self.footer_lines {
+                    self.ready += start as u64;
+                    return;
                 }
             }
-            if stop < bytes.len() {
-                self.line_begin = self.base + stop as u64 + 1;
-                self.line_filled = false;
+            line_end = start.saturating_sub(1);
+            if start == 0 {
+                break;
             }
-            at = stop + 1;
-        }
-        self.scanned = end;
-        if self.starts.len() as u64 == self.footer_lines {
-            self.ready = self.ready.max(self.starts[0]);
         }
     }
 }
