@@ -311,3 +311,41 @@ fn sniff_finds_the_preamble_and_footer_and_auto_reads_past_them() {
         serde_json::from_str(&run(&["csv", "sniff", "--json", clean.to_str().unwrap()])).unwrap();
     assert_eq!((doc["skip_rows"].as_u64(), doc["skip_last"].as_u64()), (Some(0), Some(0)));
 }
+
+/// `--excel` writes Excel's `sep=X` line first; every command reads the
+/// output back, without `-d`, as the records written.
+#[test]
+fn excel_output_starts_with_its_sep_line_and_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = dir.path().join("clean.csv");
+    std::fs::write(&clean, records(';')).unwrap();
+    let c = clean.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let o = swath(&argv);
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let want = run(&["csv", "select", "-d", ";", "-c", "1-", c]);
+    for (k, cmd) in
+        [&["csv", "select", "-c", "1-"][..], &["csv", "search", "a"][..]].iter().enumerate()
+    {
+        for threads in ["1", "2"] {
+            let out = dir.path().join(format!("excel-{k}-{threads}.csv"));
+            let o = out.to_str().unwrap();
+            let mut args = cmd.to_vec();
+            args.extend(["--excel", "-d", ";", "-t", threads, "-o", o, c]);
+            run(&args);
+            let written = std::fs::read_to_string(&out).unwrap();
+            assert!(written.starts_with("sep=;\nid;name;"), "{cmd:?}: {:?}", &written[..20]);
+            let back = run(&["csv", "select", "-c", "1-", o]);
+            if k == 0 {
+                assert_eq!(back, want, "{cmd:?} --excel read back");
+            }
+            assert_eq!(
+                run(&["csv", "count", o]).trim(),
+                run(&["csv", "count", "-d", ";", "--skip-rows", "1", o]).trim()
+            );
+        }
+    }
+}

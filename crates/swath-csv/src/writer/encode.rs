@@ -157,6 +157,25 @@ impl Encoder {
         }
     }
 
+    /// Whether nothing was encoded yet: the output starts with the next
+    /// byte.
+    pub(crate) fn is_at_start(&self) -> bool {
+        self.at_start && self.buf.is_empty()
+    }
+
+    /// A line that is no record, `text` and the terminator, at the start
+    /// of the output (Excel's `sep=X`); the first record then no longer
+    /// starts the output.
+    pub(crate) fn line(&mut self, text: &[u8]) {
+        self.buf.extend_from_slice(text);
+        match self.cfg.terminator {
+            Terminator::Lf => self.buf.push(b'\n'),
+            Terminator::CrLf => extend_small(&mut self.buf, b"\r\n"),
+        }
+        self.row_start = self.buf.len();
+        self.at_start = false;
+    }
+
     /// Close the open record (no count check: see `check_exact`).
     #[inline(always)]
     pub(crate) fn end_row(&mut self) {

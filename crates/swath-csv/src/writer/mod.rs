@@ -238,6 +238,43 @@ impl<W: io::Write> Writer<W> {
         self.end_and_maybe_flush()
     }
 
+    /// Write Excel's `sep=X` line, X the delimiter, as the output's first
+    /// line: Excel then splits the file at X whatever its locale's list
+    /// separator is (a `;` file in an English Excel, a `,` file in a
+    /// German one). It is no record ([`records`](Writer::records) does
+    /// not count it); swath's readers skip it and take the delimiter from
+    /// it.
+    ///
+    /// ```
+    /// let mut wtr = swath_csv::WriterBuilder::new().delimiter(b';').from_writer(Vec::new());
+    /// wtr.write_excel_sep()?;
+    /// wtr.write_record(["a", "b"])?;
+    /// assert_eq!(wtr.finish().unwrap(), b"sep=;\na;b\n");
+    ///
+    /// // After a record: refused.
+    /// let mut wtr = swath_csv::WriterBuilder::new().from_writer(Vec::new());
+    /// wtr.write_record(["a"])?;
+    /// assert!(wtr.write_excel_sep().is_err());
+    /// # Ok::<(), swath_csv::WriteError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`WriteErrorKind::Io`] of kind `InvalidInput` once anything was
+    /// written: the line must come first.
+    pub fn write_excel_sep(&mut self) -> Result<(), WriteError> {
+        if !self.enc.is_at_start() || self.written > 0 || self.records > 0 {
+            let err = io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "Excel's sep= line must be the output's first line",
+            );
+            return Err(WriteError::io(err, self.records));
+        }
+        let text = [&b"sep="[..], &[self.enc.cfg.delimiter]].concat();
+        self.enc.line(&text);
+        Ok(())
+    }
+
     /// Records completed so far (written out or buffered).
     pub fn records(&self) -> u64 {
         self.records

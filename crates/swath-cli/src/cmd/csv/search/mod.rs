@@ -57,6 +57,11 @@ pub struct Args {
     /// Print only the number of matching records.
     #[arg(short, long)]
     pub count: bool,
+    /// Write Excel's `sep=X` line first (X the output's delimiter): Excel
+    /// then splits the file at X whatever its locale says. swath reads
+    /// the line back as the delimiter.
+    #[arg(long, conflicts_with = "count")]
+    pub excel: bool,
     /// The pattern is plain text, not a regex.
     #[arg(long)]
     pub literal: bool,
@@ -108,6 +113,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let out = Output::create(&args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     let mut wtr = args.opts.writer().from_writer(out);
+    if args.excel {
+        wtr.write_excel_sep()?;
+    }
     let Some(first) = rdr.next_record()? else {
         return finish(wtr, args.count.then_some(0), &args);
     };

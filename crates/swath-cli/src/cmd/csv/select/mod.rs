@@ -38,6 +38,11 @@ pub struct Args {
     /// success; `-` for standard output.
     #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
+    /// Write Excel's `sep=X` line first (X the output's delimiter): Excel
+    /// then splits the file at X whatever its locale says. swath reads
+    /// the line back as the delimiter.
+    #[arg(long)]
+    pub excel: bool,
 }
 
 /// `swath csv select`.
@@ -51,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     let dialect = args.opts.writer();
     let mut wtr = dialect.from_writer(out);
+    if args.excel {
+        wtr.write_excel_sep()?;
+    }
     let out = if args.par.parallel_input(&args.opts) {
         let job = parallel::Job {
             dialect: &dialect,
