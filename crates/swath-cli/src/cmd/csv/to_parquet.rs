@@ -19,7 +19,10 @@ use crate::output::parquet::ParquetFile;
   swath csv to-parquet big.csv -o big.parquet                    zstd, statistics, inferred types
   swath csv to-parquet big.csv -o b.parquet --compression snappy
   swath csv to-parquet big.csv -o b.parquet --schema 'id:int64,ts:timestamptz' --on-error null
-  swath csv to-parquet export.csv -o e.parquet --encoding auto   windows-1252, UTF-16, GB18030 ...")]
+  swath csv to-parquet export.csv -o e.parquet --encoding auto   windows-1252, UTF-16, GB18030 ...
+  swath csv to-parquet report.csv -o r.parquet --skip-rows 5 --skip-last 2
+                                        title lines before the header, a Totals footer
+  swath csv to-parquet report.csv -o r.parquet -d auto            what `csv sniff` finds, preamble included")]
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,
