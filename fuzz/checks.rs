@@ -431,29 +431,7 @@ pub fn preamble(data: &[u8]) {
     }
 
     // The twin: the lines as an editor numbers them.
-    let all: Vec<&[u8]> = doc.split_inclusive(|&b| b == b'\n').collect();
-    let start: usize = all.iter().take(skip).map(|l| l.len()).sum();
-    let (mut end, mut counted, mut at) = (doc.len(), 0, doc.len());
-    for l in all.iter().rev() {
-        let line_start = at - l.len();
-        if line_start < start {
-            break;
-        }
-        if l.iter().any(|&b| b != b'\r' && b != b'\n') {
-            counted += 1;
-            if counted == footer {
-                end = line_start;
-                break;
-            }
-        }
-        at = line_start;
-    }
-    if footer > 0 && counted < footer {
-        end = start;
-    }
-    let mut model: Vec<u8> =
-        doc[..start].iter().map(|&b| if b == b'\n' { b } else { b'\r' }).collect();
-    model.extend_from_slice(&doc[start..end.max(start)]);
+    let model = swath_testkit::body::body_model(doc, |n, _| n > skip as u64, footer as u64);
 
     fn describe(e: &swath_csv::Error) -> String {
         format!("{:?} at {:?} in {:?}", e.kind(), e.position(), e.record_position())

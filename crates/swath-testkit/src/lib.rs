@@ -9,6 +9,8 @@
 //!   ([`csv_document`]), for the tests that cut files.
 //! - [`json`]: generated JSON lines with the shapes that break readers
 //!   ([`json_document`]).
+//! - [`body`]: the obvious twin of `swath::preamble` ([`body::body_model`]):
+//!   a text's lines counted off the top and the bottom.
 //! - [`rng`]: a deterministic xorshift generator ([`Rng`]) for generated
 //!   inputs; the same seed gives the same input on every machine.
 //! - [`file`](mod@file): a temporary file of given bytes, removed on drop
@@ -32,6 +34,7 @@
 #![deny(missing_docs)]
 
 pub mod alloc;
+pub mod body;
 pub mod csv;
 pub mod file;
 #[cfg(feature = "http")]

@@ -31,69 +31,9 @@ impl Preamble for Until {
     }
 }
 
-/// The model: lines (with their `\n`), the preamble's from the top as
-/// `starts` says, the footer's last non-empty ones off the bottom.
+/// The model: `swath_testkit::body::body_model`, the lines counted off.
 fn model(text: &[u8], starts: &mut dyn FnMut(u64, &[u8]) -> bool, footer: u64) -> Vec<u8> {
-    let mut lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
-    if text.is_empty() {
-        lines.clear();
-    }
-    let mut start = None;
-    let mut at = 0;
-    for (i, l) in lines.iter().enumerate() {
-        let mut t = l.strip_suffix(b"\n").unwrap_or(l);
-        if l.ends_with(b"\n") {
-            t = t.strip_suffix(b"\r").unwrap_or(t);
-        }
-        if i == 0 {
-            t = t.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(t);
-        }
-        if starts(i as u64 + 1, t) {
-            start = Some(at);
-            break;
-        }
-        at += l.len();
-    }
-    let start = start.unwrap_or(text.len());
-    let mut end = text.len();
-    let mut counted = 0;
-    let mut line_end = text.len();
-    for l in lines.iter().rev() {
-        let line_start = line_end - l.len();
-        if line_start < start {
-            break;
-        }
-        if l.iter().any(|&b| b != b'\r' && b != b'\n') {
-            counted += 1;
-            if counted == footer {
-                end = line_start;
-            }
-        }
-        line_end = line_start;
-    }
-    if footer > 0 && counted < footer {
-        end = start;
-    }
-    let mut out = text[..start].to_vec();
-    for b in &mut out {
-        if *b != b'\n' {
-            *b = b'\r';
-        }
-    }
-    out.extend_from_slice(&text[start..end.max(start)]);
-    out
-}
-
-/// A reader that hands out at most `step` bytes a read.
-struct Trickle<'a>(&'a [u8], usize);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = buf.len().min(self.1).min(self.0.len());
-        buf[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
+    swath_testkit::body::body_model(text, starts, footer)
 }
 
 fn texts() -> Vec<Vec<u8>> {
@@ -139,7 +79,7 @@ fn masked(text: &[u8], body: Body) -> io::Result<Vec<u8>> {
 
 fn streamed(text: &[u8], body: Body, step: usize) -> io::Result<Vec<u8>> {
     let owned: &'static [u8] = Box::leak(text.to_vec().into_boxed_slice());
-    let mut s = MaskedStream::new(Box::new(Trickle(owned, step)), body);
+    let mut s = MaskedStream::new(Box::new(swath_testkit::Chunked::new(owned, step)), body);
     let mut got = Vec::new();
     let mut buf = [0u8; 5];
     loop {
