@@ -30,9 +30,6 @@ const WITHOUT_SKIP: &[(&str, &str)] = &[
     ("sql", "a lean build has no SQL, only a note on how to install it"),
 ];
 
-/// Commands that take no input file.
-const NO_INPUT: &[&str] = &["gen", "completions", "man"];
-
 /// The arguments each csv command needs beyond its file, and whether it
 /// may refuse a compressed or decoded copy (it cuts byte ranges).
 fn how_to_run(cmd: &str) -> (Vec<&'static str>, bool) {
@@ -124,23 +121,13 @@ fn ways(pre: usize) -> Vec<Vec<String>> {
 #[test]
 fn every_csv_command_reads_the_records_between_a_preamble_and_a_footer() {
     let dir = tempfile::tempdir().unwrap();
-    let cmds = common::commands::leaf_commands();
-    assert!(cmds.len() >= 30, "the command list looks short");
     let mut with_skip = Vec::new();
-    for (cmd, help) in &cmds {
-        if NO_INPUT.iter().any(|n| cmd == n || cmd.starts_with(&format!("{n} "))) {
-            continue;
-        }
-        if !help.contains("--skip-rows <") {
-            let listed = WITHOUT_SKIP.iter().any(|(n, _)| cmd == n || cmd.starts_with(n));
-            assert!(listed, "swath {cmd} takes a file but no --skip-rows: give it one, or say why");
-            continue;
-        }
+    for (cmd, help) in common::commands::taking("--skip-rows <", WITHOUT_SKIP) {
         assert!(
             ["--header-row <", "--skip-until <", "--skip-last <"].iter().all(|o| help.contains(o)),
             "swath {cmd}: --skip-rows without the others"
         );
-        with_skip.push(cmd.clone());
+        with_skip.push(cmd);
     }
     assert!(with_skip.len() >= 15, "{with_skip:?}");
 

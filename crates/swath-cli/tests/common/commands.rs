@@ -36,3 +36,30 @@ pub fn leaf_commands() -> Vec<(String, String)> {
     walk(&[], &mut out);
     out
 }
+
+/// Commands that take no input file.
+#[allow(dead_code)]
+pub const NO_INPUT: &[&str] = &["gen", "completions", "man"];
+
+/// The leaf commands that take an input file and `option` (as their help
+/// shows it, `--encoding <`). Every other command with an input must be
+/// in `without` (a name, or a prefix such as `"json "`, and why): a new
+/// command that forgets the option fails here.
+#[allow(dead_code)]
+pub fn taking(option: &str, without: &[(&str, &str)]) -> Vec<(String, String)> {
+    let cmds = leaf_commands();
+    assert!(cmds.len() >= 30, "the command list looks short");
+    let mut out = Vec::new();
+    for (cmd, help) in cmds {
+        if NO_INPUT.iter().any(|n| cmd == *n || cmd.starts_with(&format!("{n} "))) {
+            continue;
+        }
+        if !help.contains(option) {
+            let listed = without.iter().any(|(n, _)| cmd == *n || cmd.starts_with(n));
+            assert!(listed, "swath {cmd} takes a file but no {option}: give it one, or say why");
+            continue;
+        }
+        out.push((cmd, help));
+    }
+    out
+}
