@@ -488,59 +488,43 @@ impl Source {
         if body.is_whole() || self.body.is_some() {
             return Ok(self);
         }
+        use crate::preamble::{Found, Masked, MaskedStream};
         let Source { inner, path, compression, decoding, encoding, text, .. } = self;
         let named = |e: io::Error| match &path {
             Some(p) => Error::from(e).with_path(p),
             None => Error::from(e),
         };
-        use crate::preamble::Masked;
+        let masked = |src: Arc<dyn ReadAt>, len: u64, found: Found| {
+            let m = Masked::new(src, len, found);
+            Inner::Ranged { len: m.len(), src: Arc::new(m), pos: 0 }
+        };
+        let stream =
+            |s: Box<dyn Read + Send>, body| Inner::Stream(Box::new(MaskedStream::new(s, body)));
         let (inner, found) = match inner {
             Inner::File { file, len } => {
                 let found = Masked::find(&file, len, body).map_err(named)?;
+                // Nothing left out: a file keeps what only a file has.
                 if found.is_all_of(len) {
-                    // Read as it is: a file keeps what only a file has.
-                    let inner = Inner::File { file, len };
-                    return Ok(Source {
-                        inner,
-                        path,
-                        compression,
-                        decoding,
-                        encoding,
-                        text,
-                        body: None,
-                    });
+                    (Inner::File { file, len }, None)
+                } else {
+                    (masked(Arc::new(file), len, found), Some(found))
                 }
-                let masked = Masked::new(Arc::new(file), len, found);
-                (Inner::Ranged { len: masked.len(), src: Arc::new(masked), pos: 0 }, found)
             }
             Inner::Ranged { src, len, pos: 0 } => {
                 let found = Masked::find(&*src, len, body).map_err(named)?;
                 if found.is_all_of(len) {
-                    let inner = Inner::Ranged { src, len, pos: 0 };
-                    return Ok(Source {
-                        inner,
-                        path,
-                        compression,
-                        decoding,
-                        encoding,
-                        text,
-                        body: None,
-                    });
+                    (Inner::Ranged { src, len, pos: 0 }, None)
+                } else {
+                    (masked(src, len, found), Some(found))
                 }
-                let masked = Masked::new(src, len, found);
-                (Inner::Ranged { len: masked.len(), src: Arc::new(masked), pos: 0 }, found)
             }
             Inner::Ranged { src, len, pos } => {
                 let rest = Box::new(crate::range::OwnedRange::new(src, pos, len));
-                let stream = crate::preamble::MaskedStream::new(rest, body);
-                (Inner::Stream(Box::new(stream)), crate::preamble::Found::UNKNOWN)
+                (stream(rest, body), Some(Found::UNKNOWN))
             }
-            Inner::Stream(s) => {
-                let stream = crate::preamble::MaskedStream::new(s, body);
-                (Inner::Stream(Box::new(stream)), crate::preamble::Found::UNKNOWN)
-            }
+            Inner::Stream(s) => (stream(s, body), Some(Found::UNKNOWN)),
         };
-        Ok(Source { inner, path, compression, decoding, encoding, text, body: Some(found) })
+        Ok(Source { inner, path, compression, decoding, encoding, text, body: found })
     }
 
     /// Where the body is, when a preamble or footer is left out
