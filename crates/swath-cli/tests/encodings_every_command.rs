@@ -14,7 +14,8 @@
 //! places, on two threads.
 //!
 //! Commands that do not take `--encoding` are listed in
-//! [`WITHOUT_ENCODING`] with the reason: a new csv command must take it.
+//! `common::commands::BYTE_COMMANDS` and [`JSON`] with the reason: a new
+//! csv command must take it.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -23,39 +24,9 @@ mod common;
 
 use common::answers::{answer, swath_in_pieces as swath};
 
-/// Commands with an input that do not take `--encoding`, and why.
-const WITHOUT_ENCODING: &[(&str, &str)] = &[
-    ("count", "lines are bytes: counts line feeds, as wc -l"),
-    ("index", "lines are bytes"),
-    ("split", "lines are bytes"),
-    ("tail", "lines are bytes"),
-    ("sample", "lines are bytes"),
-    ("lab", "measures how a file's bytes are read"),
-    ("json ", "JSON is UTF-8 (RFC 8259)"),
-    ("sql", "a lean build has no SQL, only a note on how to install it"),
-];
-
-/// The arguments each csv command needs beyond its file, and whether it
-/// may refuse a decoded file (it works on the file's byte ranges).
-fn how_to_run(cmd: &str) -> (Vec<&'static str>, bool) {
-    match cmd {
-        "csv select" => (vec!["-c", "id,name", "{file}"], false),
-        "csv search" => (vec!["-s", "name", "a", "{file}"], false),
-        "csv frequency" => (vec!["-s", "name", "{file}"], false),
-        "csv to-parquet" => (vec!["{file}", "-o", "{out}/o.parquet"], false),
-        "csv to-arrow" => (vec!["{file}", "-o", "{out}/o.arrow"], false),
-        "csv index" => (vec!["{file}", "--index-file", "{out}/i.swathidx"], true),
-        "csv split" => (vec!["{file}", "-n", "3", "-o", "{out}"], true),
-        "csv slice" => (vec!["{file}", "--start", "7", "--len", "5"], false),
-        "csv tail" => (vec!["-n", "4", "{file}"], false),
-        "csv sample" => (vec!["-n", "9", "--seed", "7", "{file}"], false),
-        // CSV out: a table's padding would follow the length of the path.
-        "sql" => {
-            (vec!["--csv", "SELECT count(*), sum(id), min(name), max(note) FROM '{file}'"], false)
-        }
-        _ => (vec!["{file}"], false),
-    }
-}
+/// JSON's reason for not taking the option; the byte commands'
+/// (`common::commands::BYTE_COMMANDS`) are the others.
+const JSON: (&str, &str) = ("json ", "JSON is UTF-8 (RFC 8259)");
 
 /// One copy: its name, the label given to `--encoding`, Python's codec,
 /// the text it holds (names the encoding can write), and whether it
@@ -140,10 +111,13 @@ const HOW: &[&str] = &["samples:", "(", "encoding:", "confidence:", "line end:"]
 #[test]
 fn every_csv_command_reads_text_in_any_encoding_or_refuses_it_by_name() {
     let dir = tempfile::tempdir().unwrap();
-    let with_encoding: Vec<String> = common::commands::taking("--encoding <", WITHOUT_ENCODING)
-        .into_iter()
-        .map(|(cmd, _)| cmd)
-        .collect();
+    let with_encoding: Vec<String> = common::commands::taking(
+        "--encoding <",
+        &[common::commands::BYTE_COMMANDS, &[JSON]].concat(),
+    )
+    .into_iter()
+    .map(|(cmd, _)| cmd)
+    .collect();
     let mut runs = 0;
     let mut failures = Vec::new();
     assert!(with_encoding.len() >= 15, "{with_encoding:?}");
@@ -154,7 +128,7 @@ fn every_csv_command_reads_text_in_any_encoding_or_refuses_it_by_name() {
         let file = dir.path().join(format!("{}.csv", copy.name));
         python_encode(&plain, copy.codec, &file);
         for cmd in &with_encoding {
-            let (args, may_refuse) = how_to_run(cmd);
+            let (args, may_refuse) = common::commands::csv_args(cmd);
             if may_refuse && copy.codec == "utf-8-sig" {
                 // UTF-8 is read as it is: the index and the parts are of
                 // the file's bytes, its byte order mark included.

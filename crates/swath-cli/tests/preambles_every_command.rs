@@ -9,7 +9,8 @@
 //! by name instead.
 //!
 //! Commands that do not take `--skip-rows` are listed in
-//! [`WITHOUT_SKIP`] with the reason: a new csv command must take it.
+//! `common::commands::BYTE_COMMANDS` and [`JSON`] with the reason: a new
+//! csv command must take it.
 
 use std::io::Write;
 use std::path::Path;
@@ -18,40 +19,9 @@ mod common;
 
 use common::answers::{answer, swath_in_pieces as swath};
 
-/// Commands with an input that do not take `--skip-rows`, and why.
-const WITHOUT_SKIP: &[(&str, &str)] = &[
-    ("count", "lines are bytes: counts line feeds, as wc -l"),
-    ("index", "lines are bytes"),
-    ("split", "lines are bytes"),
-    ("tail", "lines are bytes"),
-    ("sample", "lines are bytes"),
-    ("lab", "measures how a file's bytes are read"),
-    ("json ", "JSON documents have no preamble"),
-    ("sql", "a lean build has no SQL, only a note on how to install it"),
-];
-
-/// The arguments each csv command needs beyond its file, and whether it
-/// may refuse a compressed or decoded copy (it cuts byte ranges).
-fn how_to_run(cmd: &str) -> (Vec<&'static str>, bool) {
-    match cmd {
-        "csv select" => (vec!["-c", "id,name", "{file}"], false),
-        "csv search" => (vec!["-s", "name", "a", "{file}"], false),
-        "csv frequency" => (vec!["-s", "name", "{file}"], false),
-        "csv to-parquet" => (vec!["{file}", "-o", "{out}/o.parquet"], false),
-        "csv to-arrow" => (vec!["{file}", "-o", "{out}/o.arrow"], false),
-        // Its index is of the file's bytes: compared by a slice through it.
-        "csv index" => (vec!["{file}", "--index-file", "{out}/i.swathidx"], true),
-        // By records: cuts by bytes fall elsewhere once a preamble is there.
-        "csv split" => (vec!["{file}", "--rows", "150", "-o", "{out}"], true),
-        "csv slice" => (vec!["{file}", "--start", "7", "--len", "5"], false),
-        "csv tail" => (vec!["-n", "4", "{file}"], false),
-        "csv sample" => (vec!["-n", "9", "--seed", "7", "{file}"], false),
-        "sql" => {
-            (vec!["--csv", "SELECT count(*), sum(id), min(name), max(note) FROM '{file}'"], false)
-        }
-        _ => (vec!["{file}"], false),
-    }
-}
+/// JSON's reason for not taking the option; the byte commands'
+/// (`common::commands::BYTE_COMMANDS`) are the others.
+const JSON: (&str, &str) = ("json ", "JSON documents have no preamble");
 
 /// Records with quoted delimiters and line ends, delimited by `d`.
 fn records(d: char) -> String {
@@ -122,7 +92,10 @@ fn ways(pre: usize) -> Vec<Vec<String>> {
 fn every_csv_command_reads_the_records_between_a_preamble_and_a_footer() {
     let dir = tempfile::tempdir().unwrap();
     let mut with_skip = Vec::new();
-    for (cmd, help) in common::commands::taking("--skip-rows <", WITHOUT_SKIP) {
+    for (cmd, help) in common::commands::taking(
+        "--skip-rows <",
+        &[common::commands::BYTE_COMMANDS, &[JSON]].concat(),
+    ) {
         assert!(
             ["--header-row <", "--skip-until <", "--skip-last <"].iter().all(|o| help.contains(o)),
             "swath {cmd}: --skip-rows without the others"
@@ -152,7 +125,7 @@ fn every_csv_command_reads_the_records_between_a_preamble_and_a_footer() {
     let mut runs = 0;
     let mut failures = Vec::new();
     for cmd in &with_skip {
-        let (args, may_refuse) = how_to_run(cmd);
+        let (args, may_refuse) = common::commands::csv_args(cmd);
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         let base = dir.path().join(format!("out-{}", cmd.replace(' ', "-")));
         let (want, err) = answer(cmd, &args, &clean, &clean, &base.join("clean"), HOW);
@@ -233,7 +206,7 @@ fn an_excel_sep_line_names_the_delimiter_for_every_command() {
         if !cmd.starts_with("csv ") || !help.contains("--skip-rows <") || cmd == "csv sniff" {
             continue;
         }
-        let (args, _) = how_to_run(&cmd);
+        let (args, _) = common::commands::csv_args(&cmd);
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         let base = dir.path().join(format!("out-{}", cmd.replace(' ', "-")));
         let semi: Vec<String> =

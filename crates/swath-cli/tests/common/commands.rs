@@ -63,3 +63,45 @@ pub fn taking(option: &str, without: &[(&str, &str)]) -> Vec<(String, String)> {
     }
     out
 }
+
+/// The commands with an input that read bytes, not a CSV file's text or
+/// records, and so take no text or record options, and why: what every
+/// every-command test of such an option lists as not taking it.
+#[allow(dead_code)]
+pub const BYTE_COMMANDS: &[(&str, &str)] = &[
+    ("count", "lines are bytes: counts line feeds, as wc -l"),
+    ("index", "lines are bytes"),
+    ("split", "lines are bytes"),
+    ("tail", "lines are bytes"),
+    ("sample", "lines are bytes"),
+    ("lab", "measures how a file's bytes are read"),
+    ("sql", "a lean build has no SQL, only a note on how to install it"),
+];
+
+/// The arguments each csv command (and `swath sql`) needs beyond its
+/// file (`{file}`, and `{out}` for a directory of outputs), and whether
+/// it may refuse a compressed or decoded copy (it cuts byte ranges).
+#[allow(dead_code)]
+pub fn csv_args(cmd: &str) -> (Vec<&'static str>, bool) {
+    match cmd {
+        "csv select" => (vec!["-c", "id,name", "{file}"], false),
+        "csv search" => (vec!["-s", "name", "a", "{file}"], false),
+        "csv frequency" => (vec!["-s", "name", "{file}"], false),
+        "csv to-parquet" => (vec!["{file}", "-o", "{out}/o.parquet"], false),
+        "csv to-arrow" => (vec!["{file}", "-o", "{out}/o.arrow"], false),
+        // Its index is of the file's bytes: a test may compare what it
+        // answers instead.
+        "csv index" => (vec!["{file}", "--index-file", "{out}/i.swathidx"], true),
+        // By records: cuts by bytes fall elsewhere in a copy that is
+        // longer or shorter than the file (a preamble, another encoding).
+        "csv split" => (vec!["{file}", "--rows", "150", "-o", "{out}"], true),
+        "csv slice" => (vec!["{file}", "--start", "7", "--len", "5"], false),
+        "csv tail" => (vec!["-n", "4", "{file}"], false),
+        "csv sample" => (vec!["-n", "9", "--seed", "7", "{file}"], false),
+        // CSV out: a table's padding would follow the length of the path.
+        "sql" => {
+            (vec!["--csv", "SELECT count(*), sum(id), min(name), max(note) FROM '{file}'"], false)
+        }
+        _ => (vec!["{file}"], false),
+    }
+}
