@@ -102,8 +102,6 @@ fn check(data: &[u8]) {
     let spans = gzip_index_spans(&Arc::new(gzip), len);
     let src: Arc<dyn swath::ReadAt> = Arc::new(file);
     let mut got = Vec::new();
-    SpanDecoded::spawn(Compression::Gzip, src, len, spans, threads)
-        .read_to_end(&mut got)
-        .unwrap();
+    SpanDecoded::spawn(Compression::Gzip, src, len, spans, threads).read_to_end(&mut got).unwrap();
     assert!(got == want, "the spans gave other bytes than the file holds");
 }

@@ -115,9 +115,8 @@ fn check(data: &[u8]) {
     let threads = 1 + usize::from(knobs % 3);
     let Ok(spans) = find_spans_of(&*src, len, format, target) else { return };
     let mut out = Vec::new();
-    let spanned = SpanDecoded::spawn(format, src, len, spans, threads)
-        .read_to_end(&mut out)
-        .map(|_| out);
+    let spanned =
+        SpanDecoded::spawn(format, src, len, spans, threads).read_to_end(&mut out).map(|_| out);
     match (&front, &spanned) {
         (Ok(a), Ok(b)) => assert!(a == b, "{format:?}: the spans' bytes differ from the file's"),
         (Err(_), Err(_)) => {}

@@ -32,18 +32,6 @@ const ENCODINGS: [&encoding_rs::Encoding; 8] = [
     encoding_rs::BIG5,
 ];
 
-/// Hands out at most `n` bytes a read.
-struct Trickle<'a>(&'a [u8], usize);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.1.min(buf.len()).min(self.0.len());
-        buf[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
-}
-
 /// All of `r`, read `room` bytes at a time.
 fn drain(mut r: impl Read, room: usize) -> io::Result<Vec<u8>> {
     let mut out = Vec::new();
@@ -73,7 +61,8 @@ fn check(data: &[u8]) {
     let [choice, feed, room, piece, text @ ..] = data else { return };
     let e = ENCODINGS[(*choice as usize) % ENCODINGS.len()];
     let lossy = choice & 0x80 != 0;
-    let encoding = if e == encoding_rs::UTF_8 { TextEncoding::Utf8 } else { TextEncoding::Whatwg(e) };
+    let encoding =
+        if e == encoding_rs::UTF_8 { TextEncoding::Utf8 } else { TextEncoding::Whatwg(e) };
     let feed = (*feed as usize % 64) + 1;
     let room = (*room as usize % 64) + 1;
     let threads = (*piece as usize % 3) + 1;
@@ -82,11 +71,14 @@ fn check(data: &[u8]) {
     let bad = first_malformed(e, text);
 
     let dec = TextDecoder::without_bom(encoding);
-    let streamed = drain(DecodeReader::new(Trickle(text, feed), dec, 0, lossy, None), room);
+    let streamed = drain(
+        DecodeReader::new(swath_testkit::Chunked::new(text, feed), dec, 0, lossy, None),
+        room,
+    );
     let src: Arc<dyn ReadAt> = Arc::new(text.to_vec());
     let of = TextOf { encoding, lossy, name: None };
-    let spans = TextSpans::spawn(src, text.len() as u64, 0, of, piece, threads)
-        .map(|s| drain(s, room));
+    let spans =
+        TextSpans::spawn(src, text.len() as u64, 0, of, piece, threads).map(|s| drain(s, room));
     for (how, got) in [("streamed", Some(streamed)), ("pieces", spans)] {
         let Some(got) = got else { continue };
         match (lossy, bad, got) {

@@ -233,18 +233,6 @@ impl<R> Drop for DecodeReader<R> {
 mod tests {
     use super::*;
 
-    /// A reader that hands out `step` bytes at a time.
-    struct Trickle<'a>(&'a [u8], usize);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.1.min(buf.len()).min(self.0.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
-    }
-
     fn decode_all(
         enc: TextEncoding,
         src: &[u8],
@@ -252,7 +240,8 @@ mod tests {
         room: usize,
     ) -> io::Result<Vec<u8>> {
         let dec = TextDecoder::new(enc, true);
-        let mut r = DecodeReader::new(Trickle(src, trickle), dec, 0, false, None);
+        let mut r =
+            DecodeReader::new(swath_testkit::Chunked::new(src, trickle), dec, 0, false, None);
         let mut out = Vec::new();
         let mut buf = vec![0u8; room];
         loop {
@@ -311,7 +300,8 @@ mod tests {
         let src = b"ok\xFF,\xC3(\n\xE2\x82";
         for (trickle, room) in [(1 << 20, 1 << 16), (1, 1), (2, 3)] {
             let dec = TextDecoder::new(TextEncoding::Utf8, true);
-            let mut r = DecodeReader::new(Trickle(src, trickle), dec, 0, true, None);
+            let mut r =
+                DecodeReader::new(swath_testkit::Chunked::new(src, trickle), dec, 0, true, None);
             let mut out = Vec::new();
             let mut buf = vec![0u8; room];
             loop {
