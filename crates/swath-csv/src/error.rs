@@ -149,6 +149,15 @@ impl Error {
         self.0.pos
     }
 
+    /// Add `records` to the record numbers and `lines` to the lines of
+    /// both positions (numbers counted from a chunk's start made the
+    /// input's).
+    pub(crate) fn shift(&mut self, records: u64, lines: u64) {
+        for p in [&mut self.0.pos, &mut self.0.record].into_iter().flatten() {
+            *p = crate::bad::shifted(*p, records, lines);
+        }
+    }
+
     /// The start of the record the error is about, when there is one.
     pub fn record_position(&self) -> Option<Position> {
         self.0.record

@@ -76,6 +76,7 @@
 
 #![deny(missing_docs)]
 
+mod bad;
 pub mod classify;
 mod error;
 pub mod index;
@@ -89,6 +90,7 @@ pub mod typed;
 #[cfg(feature = "serde")]
 pub use reader::deserialize as de;
 
+pub use bad::{BadRecord, OnBad};
 pub use error::{Error, ErrorKind, Position, Result};
 pub use parallel::{ChunkRecords, ParallelReader};
 pub use reader::builder::ReaderBuilder;

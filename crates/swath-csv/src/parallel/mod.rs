@@ -102,6 +102,7 @@ use std::path::{Path, PathBuf};
 use swath::Parallel;
 
 use crate::error::{Error, Result};
+use crate::BadRecord;
 use crate::Reader;
 use crate::{FieldCount, ReaderBuilder};
 use crate::{OwnedRecord, Record};
@@ -233,7 +234,7 @@ impl ParallelReader {
         R: Fn(A, A) -> A,
     {
         let mut total = None;
-        self.run(&init, &each_record(fold), &mut |a| {
+        self.run(&init, &each_record(fold), &mut |a, _| {
             total = Some(match total.take() {
                 None => a,
                 Some(t) => reduce(t, a),
@@ -472,7 +473,7 @@ impl ParallelReader {
         C: FnMut(O) -> Result<(), E>,
         E: From<Error> + Send,
     {
-        self.run(&init, &each_record(work), &mut emit)
+        self.run(&init, &each_record(work), &mut |o, _| emit(o))
     }
 
     /// As [`for_each_ordered`](Self::for_each_ordered), with `work` called
@@ -523,6 +524,31 @@ impl ParallelReader {
         C: FnMut(O) -> Result<(), E>,
         E: From<Error> + Send,
     {
+        self.run(&init, &work, &mut |o, _| emit(o))
+    }
+
+    /// As [`for_each_chunk_ordered`](Self::for_each_chunk_ordered), with
+    /// `emit` also given the records each chunk put aside, in file order
+    /// (under [`OnBad::PutAside`](crate::OnBad::PutAside); the other forms
+    /// drop them). They are the same records, with the same numbers, at
+    /// every thread count.
+    ///
+    /// # Errors
+    ///
+    /// As [`for_each_chunk_ordered`](Self::for_each_chunk_ordered).
+    pub fn for_each_chunk_ordered_with_bad<O, I, W, C, E>(
+        &mut self,
+        init: I,
+        work: W,
+        mut emit: C,
+    ) -> Result<(), E>
+    where
+        O: Send,
+        I: Fn() -> O + Sync,
+        W: Fn(&mut O, &mut ChunkRecords<'_>) -> Result<(), E> + Sync,
+        C: FnMut(O, Vec<BadRecord>) -> Result<(), E>,
+        E: From<Error> + Send,
+    {
         self.run(&init, &work, &mut emit)
     }
 
@@ -534,7 +560,7 @@ impl ParallelReader {
         A: Send,
         I: Fn() -> A + Sync,
         W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<(), E> + Sync,
-        C: FnMut(A) -> Result<(), E>,
+        C: FnMut(A, Vec<BadRecord>) -> Result<(), E>,
         E: From<Error> + Send,
     {
         self.builder.validate()?;
@@ -700,8 +726,9 @@ where
 }
 
 /// The sequential twin: have `work` read `rdr`'s records into an
-/// accumulator, handing it to `consume` each time a record starts past
-/// another `piece` bytes (so ordered output stays bounded) and at the end.
+/// accumulator, handing it (with the records put aside) to `consume` each
+/// time a record starts past another `piece` bytes (so ordered output
+/// stays bounded) and at the end.
 fn sequential<A, I, W, C, E>(
     rdr: Reader<Input<'_>>,
     piece: u64,
@@ -712,7 +739,7 @@ fn sequential<A, I, W, C, E>(
 where
     I: Fn() -> A,
     W: Fn(&mut A, &mut ChunkRecords<'_>) -> Result<(), E>,
-    C: FnMut(A) -> Result<(), E>,
+    C: FnMut(A, Vec<BadRecord>) -> Result<(), E>,
     E: From<Error>,
 {
     let mut acc = init();
@@ -722,13 +749,13 @@ where
     let res = loop {
         match work(&mut acc, &mut recs).and_then(|()| Ok(recs.finish()?)) {
             Ok(ChunkEnd { next: Some(start), .. }) => {
-                consume(std::mem::replace(&mut acc, init()))?;
+                consume(std::mem::replace(&mut acc, init()), recs.rdr.take_bad_records())?;
                 recs.next_chunk((start.byte / piece + 1).saturating_mul(piece));
             }
             Ok(ChunkEnd { next: None, .. }) => break Ok(()),
             Err(e) => break Err(e),
         }
     };
-    consume(acc)?;
+    consume(acc, recs.rdr.take_bad_records())?;
     res
 }

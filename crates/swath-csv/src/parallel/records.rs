@@ -101,42 +101,61 @@ impl<'f> ChunkRecords<'f> {
     // sequential loop: a call per record costs 16 instructions (callgrind).
     #[inline(always)]
     pub fn next_record(&mut self) -> Result<Option<Record<'_>>> {
-        if self.past.is_some() {
-            return Ok(None);
-        }
-        if self.peek {
-            match self.rdr.next_record_start()? {
-                Some(start) if start.byte < self.end => {}
-                next => {
-                    self.past = Some(ChunkEnd { next, next_was_read: false });
-                    return Ok(None);
+        loop {
+            if self.past.is_some() {
+                return Ok(None);
+            }
+            if self.peek {
+                match self.rdr.next_record_start()? {
+                    Some(start) if start.byte < self.end => {}
+                    next => {
+                        self.past = Some(ChunkEnd { next, next_was_read: false });
+                        return Ok(None);
+                    }
                 }
             }
-        }
-        match self.rdr.advance() {
-            Ok(true) => {
-                let p = self.rdr.position();
-                if p.byte < self.end {
-                    return Ok(Some(self.rdr.current()));
-                }
-                let next = Some(RecordStart { byte: p.byte, line: p.line });
-                self.past = Some(ChunkEnd { next, next_was_read: true });
-                Ok(None)
-            }
-            Ok(false) => {
-                self.past = Some(ChunkEnd { next: None, next_was_read: false });
-                Ok(None)
-            }
-            // An error of a record past the end is the next task's.
-            Err(e) => match e.record_position() {
-                Some(p) if p.byte >= self.end => {
+            match self.rdr.advance() {
+                Ok(true) => {
+                    let p = self.rdr.position();
+                    if p.byte < self.end {
+                        return Ok(Some(self.rdr.current()));
+                    }
                     let next = Some(RecordStart { byte: p.byte, line: p.line });
                     self.past = Some(ChunkEnd { next, next_was_read: true });
-                    Ok(None)
+                    return Ok(None);
                 }
-                _ => Err(e),
-            },
+                Ok(false) => {
+                    self.past = Some(ChunkEnd { next: None, next_was_read: false });
+                    return Ok(None);
+                }
+                // An error of a record past the end is the next task's.
+                Err(e) => match e.record_position() {
+                    Some(p) if p.byte >= self.end => {
+                        let next = Some(RecordStart { byte: p.byte, line: p.line });
+                        self.past = Some(ChunkEnd { next, next_was_read: true });
+                        return Ok(None);
+                    }
+                    _ if self.rdr.may_put_aside(&e) => self.rdr.put_aside(e),
+                    _ => return Err(e),
+                },
+            }
         }
+    }
+
+    /// Keep the record [`next_record`](Self::next_record) returned last
+    /// aside for `error`, as [`Reader::put_aside`] does (the work found a
+    /// field of it that does not fit).
+    ///
+    /// # Panics
+    ///
+    /// When there is no such record.
+    pub fn put_aside(&mut self, error: crate::Error) {
+        self.rdr.put_aside(error);
+    }
+
+    /// Keep `bad` (a record of a block) aside, as [`Reader::keep_bad`].
+    pub fn keep_bad(&mut self, bad: crate::BadRecord) {
+        self.rdr.keep_bad(bad);
     }
 
     /// The chunk's next records as one block, at most `max`, or `None`

@@ -38,6 +38,8 @@ pub(crate) struct TaskOut<A, E> {
     pub(crate) last: Option<RecordStart>,
     /// Records read, the header row included.
     pub(crate) count: u64,
+    /// The records it put aside (`crate::bad`), numbered as `first`.
+    pub(crate) bad: Vec<crate::BadRecord>,
     pub(crate) error: Option<E>,
 }
 
@@ -75,7 +77,14 @@ impl<'a> Ctx<'a> {
         let rdr = match self.reader_at(task.start, task.line, task.records_before) {
             Ok(rdr) => rdr,
             Err(e) => {
-                return TaskOut { acc, first: None, last: None, count: 0, error: Some(e.into()) }
+                return TaskOut {
+                    acc,
+                    first: None,
+                    last: None,
+                    count: 0,
+                    bad: Vec::new(),
+                    error: Some(e.into()),
+                }
             }
         };
         let before = rdr.records_read();
@@ -91,6 +100,7 @@ impl<'a> Ctx<'a> {
             first,
             last: None,
             count: recs.rdr.records_read() - before,
+            bad: recs.rdr.take_bad_records(),
             error: None,
         };
         match res {

@@ -9,6 +9,7 @@ use super::records::ChunkRecords;
 use super::task::{Ctx, TaskOut};
 use crate::error::Error;
 use crate::reader::RecordStart;
+use crate::BadRecord;
 
 /// What the task before the one being checked left.
 #[derive(Clone, Copy, Debug)]
@@ -70,7 +71,7 @@ impl<E: From<Error>> Verifier<E> {
     where
         I: Fn() -> A,
         W: Fn(&mut A, &mut ChunkRecords<'_>) -> std::result::Result<(), E>,
-        C: FnMut(A) -> std::result::Result<(), E>,
+        C: FnMut(A, Vec<BadRecord>) -> std::result::Result<(), E>,
     {
         let exact = self.exact;
         // What to add to the lines of this task's positions (with relative
@@ -119,12 +120,18 @@ impl<E: From<Error>> Verifier<E> {
                 // runs twice on this task only).
                 out = ctx.run(&self.exact_task(task, last), init(), work);
                 lines = 0;
+                absolute = true;
             }
         }
         let last = out.last.map(|s| RecordStart { byte: s.byte, line: s.line + lines });
+        if !absolute {
+            for bad in &mut out.bad {
+                bad.shift(self.base, lines);
+            }
+        }
         self.prev = Some(Checked { last, count: out.count, predicted: task.predicted });
         self.base += out.count;
-        self.outcome = consume(out.acc);
+        self.outcome = consume(out.acc, out.bad);
         if let (Ok(()), Some(e)) = (&self.outcome, out.error) {
             self.outcome = Err(e);
         }

@@ -143,6 +143,18 @@ impl<'r> RecordBlock<'r> {
         Position::new(self.byte + rec.off as u64, rec.line, self.record + r as u64)
     }
 
+    /// Record `r`'s bytes as the input has them, terminator included.
+    ///
+    /// # Panics
+    ///
+    /// When `r >= len()`.
+    pub fn raw(&self, r: usize) -> &'r [u8] {
+        let rec = self.recs[r];
+        let end = rec.off + rec.len;
+        let term = fast_terminator(self.data, end).expect("a block's records end in a terminator");
+        &self.data[rec.off..end + term]
+    }
+
     /// The block's bytes, from its first record's first byte to its last
     /// record's terminator, and the bytes of the fields that needed
     /// unescaping: every field of the block is in one of them (a check of

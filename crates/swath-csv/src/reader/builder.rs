@@ -121,6 +121,32 @@ impl ReaderBuilder {
         self
     }
 
+    /// What to do with a record that has a recoverable error (a field
+    /// count that differs; in strict mode a quoting error): return the
+    /// error ([`OnBad::Fail`](crate::OnBad::Fail), the default), or put it aside and read on
+    /// ([`OnBad::PutAside`](crate::OnBad::PutAside); see [`BadRecord`](crate::BadRecord)).
+    ///
+    /// ```
+    /// use swath_csv::{OnBad, ReaderBuilder};
+    ///
+    /// let data = "a,b\n1,2\n3\n4,5\n";
+    /// let mut rdr = ReaderBuilder::new().on_bad(OnBad::PutAside).from_reader(data.as_bytes())?;
+    /// let mut good = Vec::new();
+    /// while let Some(rec) = rdr.next_record()? {
+    ///     good.push(rec.get_str(0)?.to_string());
+    /// }
+    /// assert_eq!(good, ["1", "4"]);
+    /// let bad = rdr.take_bad_records();
+    /// assert_eq!(bad[0].bytes(), b"3\n");
+    /// assert_eq!(bad[0].position().record, 3);
+    /// assert_eq!(bad[0].error().to_string(), "record 3 (line 3, byte 8): record has 1 fields, expected 2");
+    /// # Ok::<(), swath_csv::Error>(())
+    /// ```
+    pub fn on_bad(&mut self, on_bad: crate::OnBad) -> &mut Self {
+        self.cfg.on_bad = on_bad;
+        self
+    }
+
     /// The longest record accepted, in bytes, terminator excluded (at least
     /// 1; default [`DEFAULT_MAX_RECORD_BYTES`](crate::DEFAULT_MAX_RECORD_BYTES)).
     ///

@@ -52,6 +52,8 @@ pub(crate) struct Config {
     /// them it leaves out (`crate::preamble`).
     pub(crate) skip: crate::preamble::Skip,
     pub(crate) footer_lines: u64,
+    /// What to do with a record that has a recoverable error (`crate::bad`).
+    pub(crate) on_bad: crate::OnBad,
 }
 
 impl Default for Config {
@@ -75,6 +77,7 @@ impl Default for Config {
             decoding: swath::text::Decoding::DEFAULT,
             skip: crate::preamble::Skip::Nothing,
             footer_lines: 0,
+            on_bad: crate::OnBad::Fail,
         }
     }
 }

@@ -14,6 +14,7 @@ mod cursor;
 pub mod deserialize;
 mod iter;
 mod machine;
+mod put_aside;
 pub(crate) mod record;
 mod resume;
 pub(crate) mod settings;
@@ -90,6 +91,14 @@ pub struct Reader<R> {
     /// Nothing unusual is pending (see [`Reader::is_steady`]): the next
     /// record may take the fast path. Recomputed after every slow step.
     steady: bool,
+    /// Records put aside and not yet taken (`crate::bad`).
+    bad: Vec<crate::BadRecord>,
+    /// The last record put aside ended with a `\r` at the end of a fill:
+    /// a `\n` first in the next fill is the rest of its terminator.
+    lf_owed: bool,
+    /// This reader continues a read from the middle of its input
+    /// (`resume_at`): its first record is not the input's.
+    resumed: bool,
 }
 
 impl<R: Read> Reader<R> {
@@ -139,6 +148,9 @@ impl<R: Read> Reader<R> {
             expected,
             fatal: None,
             steady: false,
+            bad: Vec::new(),
+            lf_owed: false,
+            resumed: false,
         }
     }
 
@@ -161,7 +173,7 @@ impl<R: Read> Reader<R> {
     // record, callgrind); the rare paths are calls.
     #[inline(always)]
     pub fn next_record(&mut self) -> Result<Option<Record<'_>>> {
-        if self.advance()? {
+        if self.advance_keeping()? {
             Ok(Some(self.current()))
         } else {
             Ok(None)
@@ -176,7 +188,7 @@ impl<R: Read> Reader<R> {
     /// As [`next_record`](Self::next_record); after a recoverable error,
     /// `out` holds the record.
     pub fn read_into(&mut self, out: &mut OwnedRecord) -> Result<bool> {
-        match self.advance() {
+        match self.advance_keeping() {
             Ok(true) => {
                 self.record().copy_into(out);
                 Ok(true)
@@ -633,6 +645,9 @@ impl<R: Read> Reader<R> {
             };
             if self.skip_lf {
                 self.skip_lf = false;
+                if self.lf_owed {
+                    put_aside::pay_lf(&mut self.lf_owed, &mut self.bad, b == b'\n');
+                }
                 if b == b'\n' {
                     self.line += 1;
                     self.feed.buffer_mut().consume(1);

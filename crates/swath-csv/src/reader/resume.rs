@@ -33,6 +33,7 @@ impl<R: Read> Reader<R> {
         self.feed.buffer_mut().set_offset(byte);
         self.line = line;
         self.records = records;
+        self.resumed = true;
         self.started = true;
         self.headers = headers;
         self.headers_read = true;
