@@ -168,7 +168,7 @@ fn check(data: &[u8], headers: bool, ctx: &str) {
     assert!(want
         .bad
         .iter()
-        .all(|(p, bytes, _)| &data[p.byte as usize..][..bytes.len()] == &bytes[..]));
+        .all(|(p, bytes, _)| data[p.byte as usize..][..bytes.len()] == bytes[..]));
     for cap in [8, 64, 1 << 16] {
         b.capacity(cap);
         assert_eq!(sequential(&b, f.path()), want, "{ctx}: sequential, buffer {cap}");
