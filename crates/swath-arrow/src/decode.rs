@@ -23,7 +23,7 @@ use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions};
 use arrow_buffer::NullBufferBuilder;
 use arrow_schema::SchemaRef;
 use swath_csv::typed::{is_utf8, parse_bool, parse_f64, parse_i64};
-use swath_csv::{BlockColumn, ErrorKind, FromField, Record, RecordBlock};
+use swath_csv::{BadRecord, BlockColumn, ErrorKind, FromField, Record, RecordBlock};
 
 use crate::column::{Leaf, Values};
 use crate::text::{parse_date, parse_timestamp};
@@ -40,6 +40,10 @@ pub enum OnError {
     /// Make the value null and count it ([`crate::ArrowReader::nulled`]).
     /// Every column is then nullable.
     Null,
+    /// Put the whole record aside, with the CSV reader's broken records
+    /// ([`swath_csv::BadRecord`]; [`crate::ArrowReader::take_bad_records`],
+    /// [`crate::ParallelArrowReader::for_each_batch_with_bad`]).
+    PutAside,
 }
 
 /// Records a block at most. A block's spans (16 bytes a field) are
@@ -372,6 +376,8 @@ pub(crate) struct Decoder {
     /// Kept between blocks: a column's null rows, a block's booleans.
     nulls: Vec<u32>,
     bits: Vec<u8>,
+    /// Records of blocks put aside ([`OnError::PutAside`]), not yet taken.
+    bad: Vec<BadRecord>,
 }
 
 impl Decoder {
@@ -399,6 +405,7 @@ impl Decoder {
             nulled: 0,
             nulls: Vec::new(),
             bits: Vec::new(),
+            bad: Vec::new(),
         }
     }
 
@@ -448,9 +455,28 @@ impl Decoder {
     #[inline(never)]
     fn decode_rows(&mut self, blk: &RecordBlock<'_>) -> swath_csv::Result<()> {
         for r in 0..blk.len() {
-            self.decode(&blk.record(r))?;
+            match self.decode(&blk.record(r)) {
+                Err(e) if self.on_error == OnError::PutAside => {
+                    self.bad.push(BadRecord::of_block(blk, r, e));
+                }
+                res => res?,
+            }
         }
         Ok(())
+    }
+
+    /// The records of blocks put aside ([`OnError::PutAside`]) since the
+    /// last call, in file order: hand them to the CSV reader
+    /// (`keep_bad`) before it reads on, so that they keep their place
+    /// among its own.
+    pub(crate) fn take_bad(&mut self) -> Vec<BadRecord> {
+        std::mem::take(&mut self.bad)
+    }
+
+    /// Whether a record that does not fit is the caller's to put aside.
+    #[inline]
+    pub(crate) fn puts_aside(&self) -> bool {
+        self.on_error == OnError::PutAside
     }
 
     /// Rows decoded since the last batch.
@@ -463,10 +489,11 @@ impl Decoder {
     ///
     /// # Errors
     ///
-    /// A field that does not fit its column (under [`OnError::Fail`]), or
-    /// a null in a column that is not nullable; the error names the
-    /// record, line, byte, column, text and type. Nothing of the record is
-    /// then appended.
+    /// A field that does not fit its column (under [`OnError::Fail`] and
+    /// [`OnError::PutAside`]: the caller puts the record aside), or a null
+    /// in a column that is not nullable; the error names the record, line,
+    /// byte, column, text and type. Nothing of the record is then
+    /// appended.
     #[inline]
     pub(crate) fn decode(&mut self, rec: &Record<'_>) -> swath_csv::Result<()> {
         let null = self.null.as_slice();

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use swath_csv::{ErrorKind, ParallelReader, ReaderBuilder};
+use swath_csv::{BadRecord, ErrorKind, ParallelReader, ReaderBuilder};
 
 use crate::decode::{Decoder, Plan};
 use crate::error::{Error, Result};
@@ -63,7 +63,25 @@ impl ParallelArrowReader {
     ///
     /// The first error a sequential read would meet (the batches before it
     /// are handed to `f` first), or the first error of `f`.
-    pub fn for_each_batch(&mut self, mut f: impl FnMut(RecordBatch) -> Result<()>) -> Result<()> {
+    pub fn for_each_batch(&mut self, f: impl FnMut(RecordBatch) -> Result<()>) -> Result<()> {
+        self.for_each_batch_with_bad(f, |_| Ok(()))
+    }
+
+    /// As [`for_each_batch`](Self::for_each_batch), with `bad` given the
+    /// records put aside (broken ones under [`swath_csv::OnBad::PutAside`],
+    /// ones with a field that does not fit under
+    /// [`crate::OnError::PutAside`]), in file order, each chunk's after
+    /// its batches: the same records at every thread count.
+    ///
+    /// # Errors
+    ///
+    /// As [`for_each_batch`](Self::for_each_batch), and the first error of
+    /// `bad`.
+    pub fn for_each_batch_with_bad(
+        &mut self,
+        mut f: impl FnMut(RecordBatch) -> Result<()>,
+        mut bad: impl FnMut(Vec<BadRecord>) -> Result<()>,
+    ) -> Result<()> {
         let plan = &self.plan;
         let mut rdr = ParallelReader::new(&self.csv, &self.path)
             .threads(self.threads)
@@ -72,15 +90,21 @@ impl ParallelArrowReader {
             .relative_numbers(true);
         let mut nulled = 0u64;
         let mut stopped: Option<Error> = None;
-        let res = rdr.for_each_chunk_ordered(
+        let res = rdr.for_each_chunk_ordered_with_bad(
             || (Vec::new(), 0u64),
             |out: &mut ChunkOut, recs| {
                 let mut dec = Decoder::new(plan);
                 loop {
                     if let Some(blk) = recs.next_block(dec.room())? {
                         dec.decode_block(&blk)?;
+                        for b in dec.take_bad() {
+                            recs.keep_bad(b);
+                        }
                     } else if let Some(rec) = recs.next_record()? {
-                        dec.decode(&rec)?;
+                        match dec.decode(&rec) {
+                            Err(e) if dec.puts_aside() => recs.put_aside(e),
+                            res => res?,
+                        }
                     } else {
                         break;
                     }
@@ -94,12 +118,20 @@ impl ParallelArrowReader {
                 out.1 = dec.nulled;
                 Ok(())
             },
-            |(batches, n)| {
+            |(batches, n), put_aside| {
                 nulled += n;
+                let mut stop = |e| {
+                    stopped = Some(e);
+                    Err(swath_csv::Error::new(ErrorKind::Config("stopped".into())))
+                };
                 for b in batches {
                     if let Err(e) = f(b) {
-                        stopped = Some(e);
-                        return Err(swath_csv::Error::new(ErrorKind::Config("stopped".into())));
+                        return stop(e);
+                    }
+                }
+                if !put_aside.is_empty() {
+                    if let Err(e) = bad(put_aside) {
+                        return stop(e);
                     }
                 }
                 Ok(())

@@ -85,6 +85,9 @@ impl<R: io::Read> ArrowReader<R> {
             let stop = self.end.unwrap_or(u64::MAX);
             if let Some(blk) = self.rdr.next_block_before(self.dec.room(), stop)? {
                 self.dec.decode_block(&blk)?;
+                for bad in self.dec.take_bad() {
+                    self.rdr.keep_bad(bad);
+                }
                 continue;
             }
             // The records a block does not take, one at a time.
@@ -110,9 +113,24 @@ impl<R: io::Read> ArrowReader<R> {
                 self.done = true;
                 return Ok(());
             }
-            self.dec.decode(&rec)?;
+            match self.dec.decode(&rec) {
+                Err(e) if self.dec.puts_aside() => self.rdr.put_aside(e),
+                res => res?,
+            }
         }
         Ok(())
+    }
+
+    /// The records put aside since the last call, in file order: broken
+    /// ones (under [`swath_csv::OnBad::PutAside`]) and ones with a field
+    /// that does not fit (under [`crate::OnError::PutAside`]).
+    pub fn take_bad_records(&mut self) -> Vec<swath_csv::BadRecord> {
+        let mut bad = self.rdr.take_bad_records();
+        // A range's reader reads one record past its end: not ours.
+        if let Some(end) = self.end {
+            bad.retain(|b| b.position().byte < end);
+        }
+        bad
     }
 }
 
