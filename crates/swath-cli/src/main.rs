@@ -19,6 +19,7 @@ mod lean;
 mod output;
 mod pick;
 mod progress;
+mod quarantine;
 mod remote;
 mod sidecar;
 mod small_memory;

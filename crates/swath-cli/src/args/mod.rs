@@ -4,6 +4,7 @@
 
 pub mod body;
 pub mod dialect;
+pub mod on_bad;
 pub mod parquet;
 pub mod schema_file;
 

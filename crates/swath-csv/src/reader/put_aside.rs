@@ -70,6 +70,12 @@ impl<R: Read> Reader<R> {
         self.bad.push(bad);
     }
 
+    /// Whether records put aside wait to be taken.
+    #[inline]
+    pub fn has_bad_records(&self) -> bool {
+        !self.bad.is_empty()
+    }
+
     /// The records put aside since the last call, in file order.
     pub fn take_bad_records(&mut self) -> Vec<BadRecord> {
         std::mem::take(&mut self.bad)

@@ -14,6 +14,7 @@ use swath_arrow::{
 };
 
 use super::{CsvOpts, ParOpts};
+use crate::quarantine::Quarantine;
 
 /// Print the schema the Arrow commands would use: per column its type,
 /// whether it may be null, and how many values decided it (how many were
@@ -53,9 +54,10 @@ pub struct ArrowOpts {
     #[arg(long, default_value = "")]
     null: String,
     /// A field that does not fit its column's type: `fail` (an error naming
-    /// its record, line, byte and column) or `null` (a null, counted on
-    /// stderr at the end).
-    #[arg(long, default_value = "fail", value_parser = ["fail", "null"])]
+    /// its record, line, byte and column), `null` (a null, counted on
+    /// stderr at the end) or `quarantine` (the whole record put aside with
+    /// the broken ones: needs --on-bad skip or quarantine=FILE).
+    #[arg(long, default_value = "fail", value_parser = ["fail", "null", "quarantine"])]
     on_error: String,
     /// Only these columns, by name, in this order (comma-separated).
     #[arg(long, value_delimiter = ',')]
@@ -83,8 +85,14 @@ impl ArrowOpts {
         if self.infer == "full" {
             b.infer(Infer::Full);
         }
-        if self.on_error == "null" {
-            b.on_error(OnError::Null);
+        match self.on_error.as_str() {
+            "null" => {
+                b.on_error(OnError::Null);
+            }
+            "quarantine" => {
+                b.on_error(OnError::PutAside);
+            }
+            _ => {}
         }
         if let Some(cols) = &self.columns {
             b.project_names(cols.clone());
@@ -112,9 +120,17 @@ pub enum Batches {
 }
 
 impl Batches {
-    /// Open the input as these options say.
-    pub fn open(opts: &CsvOpts, par: &ParOpts, arrow: &ArrowOpts) -> Result<Batches> {
-        let b = arrow.builder(opts, par)?;
+    /// Open the input as these options say; `aside`: records are put
+    /// aside (broken ones, and with `--on-error quarantine` ones that do
+    /// not fit), for [`run`](Self::run)'s quarantine.
+    pub fn open(opts: &CsvOpts, par: &ParOpts, arrow: &ArrowOpts, aside: bool) -> Result<Batches> {
+        if arrow.on_error == "quarantine" && !aside {
+            bail!("--on-error quarantine needs --on-bad quarantine=FILE (or --on-bad skip)");
+        }
+        let mut b = arrow.builder(opts, par)?;
+        if aside {
+            b.csv_mut().on_bad(swath_csv::OnBad::PutAside);
+        }
         // swath-arrow's errors name the path already.
         Ok(if par.parallel_input(opts) {
             Batches::Parallel(Box::new(b.build_parallel(opts.path())?))
@@ -131,26 +147,39 @@ impl Batches {
         }
     }
 
-    /// Hand every batch to `f` in file order; the number of fields made
-    /// null (`--on-error null`).
+    /// Hand every batch to `f` in file order, and the records put aside
+    /// to `quarantine`; the number of fields made null (`--on-error
+    /// null`) and of rows.
     pub fn run(
         &mut self,
         opts: &CsvOpts,
         par: &ParOpts,
         mut f: impl FnMut(RecordBatch) -> Result<()>,
-    ) -> Result<u64> {
+        mut quarantine: Option<&mut Quarantine>,
+    ) -> Result<(u64, u64)> {
         let name = opts.name();
-        // `f`'s own error (a write error) comes back as it was.
+        // `f`'s own error (a write error) and the quarantine's come back
+        // as they were.
         let mut own: Option<anyhow::Error> = None;
+        let mut rows = 0u64;
+        let stopped = |own: &mut Option<anyhow::Error>, e| {
+            *own = Some(e);
+            swath_arrow::Error::Schema("stopped".into())
+        };
         let mut call = |b: RecordBatch| -> swath_arrow::Result<()> {
-            f(b).map_err(|e| {
-                own = Some(e);
-                swath_arrow::Error::Schema("stopped".into())
-            })
+            rows += b.num_rows() as u64;
+            f(b).map_err(|e| stopped(&mut own, e))
+        };
+        let mut own_bad: Option<anyhow::Error> = None;
+        let mut aside = |bad: Vec<swath_csv::BadRecord>| -> swath_arrow::Result<()> {
+            match quarantine.as_deref_mut() {
+                Some(q) => q.take(bad).map_err(|e| stopped(&mut own_bad, e)),
+                None => Ok(()),
+            }
         };
         let res = match self {
             Batches::Parallel(p) => {
-                let r = p.for_each_batch(&mut call);
+                let r = p.for_each_batch_with_bad(&mut call, &mut aside);
                 if par.verbose {
                     eprintln!("swath: {name}: {}", p.mode());
                 }
@@ -159,7 +188,12 @@ impl Batches {
             Batches::Sequential(s) => {
                 let mut r = Ok(());
                 loop {
-                    match s.next_batch() {
+                    let next = s.next_batch();
+                    if let Err(e) = aside(s.take_bad_records()) {
+                        r = Err(e);
+                        break;
+                    }
+                    match next {
                         Ok(Some(b)) => {
                             if let Err(e) = call(b) {
                                 r = Err(e);
@@ -176,7 +210,7 @@ impl Batches {
                 r.map(|()| s.nulled())
             }
         };
-        if let Some(e) = own {
+        if let Some(e) = own.or(own_bad) {
             return Err(e);
         }
         let nulled = res.with_context(|| name.clone())?;
@@ -185,7 +219,7 @@ impl Batches {
                 "swath: {name}: {nulled} fields did not fit their column's type and were made null"
             );
         }
-        Ok(nulled)
+        Ok((nulled, rows))
     }
 }
 

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+use crate::quarantine::Quarantine;
+
 use super::schema::{ArrowOpts, Batches};
 use super::{CsvOpts, ParOpts};
 use crate::output::arrow::{is_broken_pipe, ArrowFile};
@@ -28,20 +30,27 @@ pub struct Args {
     /// standard output.
     #[arg(short, long)]
     output: PathBuf,
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
 }
 
 /// Run `swath csv to-arrow`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut batches = Batches::open(&args.opts, &args.par, &args.arrow)?;
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
+    let mut batches = Batches::open(&args.opts, &args.par, &args.arrow, quarantine.is_some())?;
     let mut file = ArrowFile::create(&args.output, &batches.schema())?;
-    let res = batches.run(&args.opts, &args.par, |b| file.write(&b));
-    if let Err(e) = res {
+    let res = batches.run(&args.opts, &args.par, |b| file.write(&b), quarantine.as_mut());
+    let rows = match res {
+        Ok((_, rows)) => rows,
         // A reader downstream that closed the pipe: quietly.
-        if is_broken_pipe(&e) {
-            return Ok(ExitCode::SUCCESS);
-        }
-        return Err(e);
-    }
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e),
+    };
+    // The quarantine first: a run past --max-bad N% leaves no file.
+    let status = match quarantine {
+        Some(q) => q.finish(rows)?,
+        None => ExitCode::SUCCESS,
+    };
     file.finish()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }

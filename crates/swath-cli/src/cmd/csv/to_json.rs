@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use super::CsvOpts;
 use crate::output::json_escape::{is_plain_ascii, push_plain, push_string};
 use crate::output::Output;
+use crate::quarantine::Quarantine;
 
 /// Convert to JSON lines: with headers, one object per record keyed by the
 /// header names in column order; with --no-headers, one array of strings.
@@ -29,6 +30,8 @@ pub struct Args {
     /// output.
     #[arg(short, long, default_value = "-")]
     output: PathBuf,
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
 }
 
 /// The output buffer's size.
@@ -36,56 +39,110 @@ const OUTPUT_BUFFER: usize = 256 << 10;
 
 /// Run `swath csv to-json`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
     let out = Output::create(&args.output).with_context(|| cannot_write(&args))?;
     let mut out = BufWriter::with_capacity(OUTPUT_BUFFER, out);
-    if args.par.parallel_input(&args.opts) {
-        run_parallel(&args, &mut out)?;
+    let good = if args.par.parallel_input(&args.opts) {
+        run_parallel(&args, &mut out, quarantine.as_mut())?
     } else {
-        run_sequential(&args, &mut out)?;
-    }
+        run_sequential(&args, &mut out, quarantine.as_mut())?
+    };
+    let status = match quarantine {
+        Some(q) => q.finish(good)?,
+        None => ExitCode::SUCCESS,
+    };
     let out = out.into_inner().map_err(|e| e.into_error()).with_context(|| cannot_write(&args))?;
     out.finish().with_context(|| cannot_write(&args))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
+}
+
+/// The reader's settings: broken records put aside when a quarantine
+/// takes them.
+fn builder(args: &Args, quarantine: Option<&mut Quarantine>) -> swath_csv::ReaderBuilder {
+    let mut b = args.opts.builder();
+    if quarantine.is_some() {
+        b.on_bad(swath_csv::OnBad::PutAside);
+    }
+    b
 }
 
 fn cannot_write(args: &Args) -> String {
     format!("cannot write {}", args.output.display())
 }
 
-/// A stream (or one thread): record by record.
-fn run_sequential(args: &Args, out: &mut impl Write) -> Result<()> {
-    let mut rdr = args.opts.open(&args.opts.builder())?;
+/// A stream (or one thread): record by record. Returns the records
+/// written.
+fn run_sequential(
+    args: &Args,
+    out: &mut impl Write,
+    mut quarantine: Option<&mut Quarantine>,
+) -> Result<u64> {
+    let mut rdr = args.opts.open(&builder(args, quarantine.as_deref_mut()))?;
     let headers = header_names(rdr.headers()?)?;
     // One line buffer, reused: no allocation per record.
     let mut line = Vec::with_capacity(4096);
+    let mut n = 0u64;
     while let Some(rec) = rdr.next_record()? {
         line.clear();
-        push_record(&mut line, &rec, headers.as_deref())?;
-        out.write_all(&line).with_context(|| cannot_write(args))?;
+        match push_record(&mut line, &rec, headers.as_deref()) {
+            Ok(()) => {
+                out.write_all(&line).with_context(|| cannot_write(args))?;
+                n += 1;
+            }
+            // Invalid UTF-8: the record goes aside with the broken ones.
+            Err(e) if quarantine.is_some() => rdr.put_aside(e),
+            Err(e) => return Err(e.into()),
+        }
+        if let Some(q) = quarantine.as_deref_mut() {
+            if rdr.has_bad_records() {
+                q.take(rdr.take_bad_records())?;
+            }
+        }
     }
-    Ok(())
+    if let Some(q) = quarantine {
+        q.take(rdr.take_bad_records())?;
+    }
+    Ok(n)
 }
 
 /// A regular file on every core: each chunk's lines are built on a worker
 /// and written in file order (swath_csv::parallel's ordered mode, at most
 /// two chunks per thread in memory).
-fn run_parallel(args: &Args, out: &mut impl Write) -> Result<()> {
-    let b = args.opts.builder();
+fn run_parallel(
+    args: &Args,
+    out: &mut impl Write,
+    mut quarantine: Option<&mut Quarantine>,
+) -> Result<u64> {
+    let b = builder(args, quarantine.as_deref_mut());
+    let aside = quarantine.is_some();
     let mut rdr = args.par.reader(&args.opts, &b);
     let headers = header_names(rdr.headers()?.as_ref())?;
     // Chunk outputs are recycled: fresh ones cost a page fault per 4 KiB.
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     // The ordered API takes our error type: write errors come back as
     // they are, with their context.
-    let res: Result<()> = rdr.for_each_chunk_ordered(
-        || spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default(),
-        |line, recs| {
+    let mut n = 0u64;
+    let res: Result<()> = rdr.for_each_chunk_ordered_with_bad(
+        || (spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default(), 0u64),
+        |(line, n), recs| {
             while let Some(rec) = recs.next_record()? {
-                push_record(line, &rec, headers.as_deref())?;
+                let len = line.len();
+                match push_record(line, &rec, headers.as_deref()) {
+                    Ok(()) => *n += 1,
+                    Err(e) if aside => {
+                        line.truncate(len);
+                        recs.put_aside(e);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
             }
             Ok(())
         },
-        |mut line| {
+        |(mut line, lines), bad| {
+            n += lines;
+            if let Some(q) = quarantine.as_deref_mut() {
+                q.take(bad)?;
+            }
             out.write_all(&line).with_context(|| cannot_write(args))?;
             line.clear();
             spare.lock().unwrap_or_else(|e| e.into_inner()).push(line);
@@ -93,7 +150,7 @@ fn run_parallel(args: &Args, out: &mut impl Write) -> Result<()> {
         },
     );
     args.par.note(&args.opts, &rdr);
-    res
+    res.map(|()| n)
 }
 
 /// Each header name as a JSON key, `"name":`, escaped once for all

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+use crate::quarantine::Quarantine;
+
 use super::schema::{ArrowOpts, Batches};
 use super::{CsvOpts, ParOpts};
 use crate::args::ParquetArgs;
@@ -35,6 +37,8 @@ pub struct Args {
     output: PathBuf,
     #[command(flatten)]
     parquet: ParquetArgs,
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
 }
 
 /// The parallel chunk: 2 MiB, half the other commands'. Each decoding
@@ -52,11 +56,17 @@ const SMALL_CHUNK: u64 = 1 << 20;
 pub fn run(mut args: Args) -> Result<ExitCode> {
     let small = crate::small_memory::small_limit();
     args.par.chunk_size.get_or_insert(if small.is_some() { SMALL_CHUNK } else { CHUNK });
-    let mut batches = Batches::open(&args.opts, &args.par, &args.arrow)?;
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
+    let mut batches = Batches::open(&args.opts, &args.par, &args.arrow, quarantine.is_some())?;
     let decoders = args.par.parallel_input(&args.opts).then_some(args.par.threads);
     let popts = args.parquet.options(decoders, small);
     let mut file = ParquetFile::create(&args.output, batches.schema(), &popts)?;
-    batches.run(&args.opts, &args.par, |b| file.write(&b))?;
+    let (_, rows) = batches.run(&args.opts, &args.par, |b| file.write(&b), quarantine.as_mut())?;
+    // The quarantine first: a run past --max-bad N% leaves no file.
+    let status = match quarantine {
+        Some(q) => q.finish(rows)?,
+        None => ExitCode::SUCCESS,
+    };
     file.finish()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }

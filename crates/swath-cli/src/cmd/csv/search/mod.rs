@@ -22,6 +22,7 @@ use swath_csv::{Reader, Record, Writer};
 use super::select::Spec;
 use super::{CsvOpts, ParOpts};
 use crate::output::Output;
+use crate::quarantine::Quarantine;
 pub use matcher::Matcher;
 
 /// Print the records where a field matches a regex (or plain text).
@@ -74,6 +75,8 @@ pub struct Args {
     /// Output file, renamed into place on success; `-` for standard output.
     #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub bad: crate::args::on_bad::BadArgs,
 }
 
 /// Which records are kept: a record is kept when one of the chosen fields
@@ -109,6 +112,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // columns; it is data with --no-headers.
     let mut b = args.opts.builder();
     b.has_headers(false);
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
+    if quarantine.is_some() {
+        b.on_bad(swath_csv::OnBad::PutAside);
+    }
     let mut rdr = args.opts.open(&b)?;
     let out = Output::create(&args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
@@ -117,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         wtr.write_excel_sep()?;
     }
     let Some(first) = rdr.next_record()? else {
-        return finish(wtr, args.count.then_some(0), &args);
+        return finish(wtr, args.count.then_some(0), &args, (quarantine, 0));
     };
     let names: Vec<&[u8]> = first.iter().collect();
     let cols = match &spec {
@@ -181,7 +188,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         args.opts.name()
                     );
                 }
-                return finish_output(out, args.count.then_some(found), &args);
+                // The scan passed: no record was put aside.
+                let good = all - u64::from(headers);
+                return finish_output(out, args.count.then_some(found), &args, (quarantine, good));
             }
         }
         let job = parallel::Job { filter: &filter, first_at, count_only: args.count };
@@ -189,15 +198,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let prdr = args.par.reader(&args.opts, &b);
         let dialect = args.opts.writer();
         let mut emitter = parallel::Emitter { out: &mut out, dialect: &dialect, started };
-        let (prdr, n) = job
-            .run(prdr, &dialect, &mut emitter)
-            .with_context(|| format!("cannot write {}", args.output.display()))?;
+        let (prdr, n) = job.run(prdr, &dialect, &mut emitter, quarantine.as_mut(), &args.output)?;
         args.par.note(&args.opts, &prdr);
-        found += n?;
-        return finish_output(out, args.count.then_some(found), &args);
+        let (n, read) = n?;
+        found += n;
+        let good = read + u64::from(!headers);
+        return finish_output(out, args.count.then_some(found), &args, (quarantine, good));
     }
-    found += search(&mut rdr, &filter, (!args.count).then_some(&mut wtr))?;
-    finish(wtr, args.count.then_some(found), &args)
+    let (n, read) =
+        search(&mut rdr, &filter, (!args.count).then_some(&mut wtr), quarantine.as_mut())?;
+    found += n;
+    let good = read + u64::from(!headers);
+    finish(wtr, args.count.then_some(found), &args, (quarantine, good))
 }
 
 /// The needles of the prefilter (`needles.rs`, `raw.rs`), when the
@@ -223,35 +235,65 @@ fn prefilter(args: &Args) -> Option<needles::Needles> {
 }
 
 /// The sequential loop over the records after the first: write each kept
-/// record (when `wtr` is given); returns how many were kept.
+/// record (when `wtr` is given), records put aside to `quarantine`;
+/// returns how many were kept and how many read.
 pub fn search<R: Read, W: Write>(
     rdr: &mut Reader<R>,
     filter: &Filter,
     mut wtr: Option<&mut Writer<W>>,
-) -> anyhow::Result<u64> {
-    let mut n = 0;
+    mut quarantine: Option<&mut Quarantine>,
+) -> anyhow::Result<(u64, u64)> {
+    let (mut n, mut read) = (0, 0);
     while let Some(rec) = rdr.next_record()? {
+        read += 1;
         if filter.keeps(&rec) {
             n += 1;
             if let Some(w) = wtr.as_deref_mut() {
                 w.write_record(rec.iter())?;
             }
         }
+        if let Some(q) = quarantine.as_deref_mut() {
+            if rdr.has_bad_records() {
+                q.take(rdr.take_bad_records())?;
+            }
+        }
     }
-    Ok(n)
+    if let Some(q) = quarantine {
+        q.take(rdr.take_bad_records())?;
+    }
+    Ok((n, read))
 }
 
-fn finish(wtr: Writer<Output>, count: Option<u64>, args: &Args) -> anyhow::Result<ExitCode> {
+/// What became of the records put aside, and the good records read (the
+/// header row not among them).
+type Aside = (Option<Quarantine>, u64);
+
+fn finish(
+    wtr: Writer<Output>,
+    count: Option<u64>,
+    args: &Args,
+    aside: Aside,
+) -> anyhow::Result<ExitCode> {
     let out = wtr.finish().map_err(|e| e.into_error())?;
-    finish_output(out, count, args)
+    finish_output(out, count, args, aside)
 }
 
-/// Write the count (with -c) and put the output in place.
-fn finish_output(mut out: Output, count: Option<u64>, args: &Args) -> anyhow::Result<ExitCode> {
+/// Write the count (with -c), settle the quarantine and put the output in
+/// place.
+fn finish_output(
+    mut out: Output,
+    count: Option<u64>,
+    args: &Args,
+    (quarantine, good): Aside,
+) -> anyhow::Result<ExitCode> {
     let name = || format!("cannot write {}", args.output.display());
     if let Some(n) = count {
         writeln!(out, "{n}").with_context(name)?;
     }
+    let status = match quarantine {
+        Some(q) => q.finish(good)?,
+        None => ExitCode::SUCCESS,
+    };
     out.finish().with_context(name)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }

@@ -13,6 +13,8 @@ use std::io::{self, Write};
 use swath_csv::{OwnedRecord, ParallelReader, Record, WriterBuilder};
 
 use super::Filter;
+use crate::quarantine::Quarantine;
+use std::path::Path;
 
 /// What a chunk writer is primed with (as select's): one record, so that
 /// it does not take itself for the start of the output (where a field
@@ -35,6 +37,8 @@ pub struct Job<'a> {
 pub struct Found {
     bytes: Vec<u8>,
     pub n: u64,
+    /// Records read (kept or not).
+    pub read: u64,
     /// The chunk's first kept record, encoded again unprimed when it
     /// starts the output.
     first: Option<OwnedRecord>,
@@ -118,18 +122,21 @@ impl<W: Write> Emitter<'_, W> {
 }
 
 impl Job<'_> {
-    /// Search `prdr`'s input, writing kept records with `emitter`. The
-    /// outer error is the output's (a write error); the inner the
-    /// input's, or the records kept.
+    /// Search `prdr`'s input, writing kept records with `emitter` and
+    /// records put aside to `quarantine`. The outer error is the output's
+    /// (a write error, named by `output`) or the quarantine's; the inner
+    /// the input's, or the records kept and the records read.
     pub fn run(
         &self,
         mut prdr: ParallelReader,
         dialect: &WriterBuilder,
         emitter: &mut Emitter<'_, impl Write>,
-    ) -> io::Result<(ParallelReader, swath_csv::Result<u64>)> {
-        let mut write_err = None;
-        let mut total = 0u64;
-        let res: swath_csv::Result<()> = prdr.for_each_chunk_ordered(
+        mut quarantine: Option<&mut Quarantine>,
+        output: &Path,
+    ) -> anyhow::Result<(ParallelReader, swath_csv::Result<(u64, u64)>)> {
+        let mut stopped: Option<anyhow::Error> = None;
+        let (mut total, mut read) = (0u64, 0u64);
+        let res: swath_csv::Result<()> = prdr.for_each_chunk_ordered_with_bad(
             Found::default,
             |found, recs| {
                 let mut w = ChunkWriter::new(dialect, found, self.count_only);
@@ -142,7 +149,11 @@ impl Job<'_> {
                         Ok(None) => break Ok(()),
                         Err(e) => break Err(e),
                     };
-                    if rec.position().byte == self.first_at || !self.filter.keeps(&rec) {
+                    if rec.position().byte == self.first_at {
+                        continue;
+                    }
+                    found.read += 1;
+                    if !self.filter.keeps(&rec) {
                         continue;
                     }
                     if let Err(e) = w.keep(found, &rec) {
@@ -152,18 +163,26 @@ impl Job<'_> {
                 w.finish(found)?;
                 res
             },
-            |found| {
+            |found, bad| {
                 total += found.n;
+                read += found.read;
+                let mut stop = |e: anyhow::Error| {
+                    stopped = Some(e);
+                    swath_csv::Error::from(io::Error::other("stopped"))
+                };
+                if let Some(q) = quarantine.as_deref_mut() {
+                    q.take(bad).map_err(&mut stop)?;
+                }
                 emitter.emit(&found).map_err(|e| {
-                    let kind = e.kind();
-                    write_err = Some(e);
-                    swath_csv::Error::from(io::Error::from(kind))
+                    stop(
+                        anyhow::Error::new(e).context(format!("cannot write {}", output.display())),
+                    )
                 })
             },
         );
-        match write_err {
+        match stopped {
             Some(e) => Err(e),
-            None => Ok((prdr, res.map(|()| total))),
+            None => Ok((prdr, res.map(|()| (total, read)))),
         }
     }
 }

@@ -20,6 +20,7 @@ use super::{CsvOpts, ParOpts};
 pub use spec::Spec;
 
 use crate::output::Output;
+use crate::quarantine::Quarantine;
 
 /// Keep, reorder or repeat columns of a CSV file.
 #[derive(Debug, clap::Args)]
@@ -43,6 +44,8 @@ pub struct Args {
     /// the line back as the delimiter.
     #[arg(long)]
     pub excel: bool,
+    #[command(flatten)]
+    pub bad: crate::args::on_bad::BadArgs,
 }
 
 /// `swath csv select`.
@@ -51,6 +54,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The header row is read here, as the first record, to resolve the spec.
     let mut b = args.opts.builder();
     b.has_headers(false);
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
+    if quarantine.is_some() {
+        b.on_bad(swath_csv::OnBad::PutAside);
+    }
     let rdr = args.opts.open(&b)?;
     let out = Output::create(&args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
@@ -59,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.excel {
         wtr.write_excel_sep()?;
     }
-    let out = if args.par.parallel_input(&args.opts) {
+    let (out, written) = if args.par.parallel_input(&args.opts) {
         let job = parallel::Job {
             dialect: &dialect,
             reader: &b,
@@ -68,22 +75,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             headers: !args.opts.no_headers,
             output: &args.output,
         };
-        job.select(rdr, wtr, &spec)?
+        job.select(rdr, wtr, &spec, quarantine.as_mut())?
     } else {
-        select(rdr, &mut wtr, &spec, !args.opts.no_headers)?;
-        wtr.finish().map_err(|e| e.into_error())?
+        let n = select(rdr, &mut wtr, &spec, !args.opts.no_headers, quarantine.as_mut())?;
+        (wtr.finish().map_err(|e| e.into_error())?, n)
+    };
+    // The quarantine first: a run past --max-bad N% leaves no output.
+    let status = match quarantine {
+        Some(q) => q.finish(written.saturating_sub(u64::from(!args.opts.no_headers)))?,
+        None => ExitCode::SUCCESS,
     };
     out.finish().with_context(|| format!("cannot write {}", args.output.display()))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }
 
 /// Copy the chosen columns of every record; the first record is the
-/// header when `headers` is true. Returns the records written.
+/// header when `headers` is true. Records the reader put aside go to
+/// `quarantine`. Returns the records written.
 pub fn select<R: Read, W: Write>(
     mut rdr: Reader<R>,
     wtr: &mut Writer<W>,
     spec: &Spec,
     headers: bool,
+    mut quarantine: Option<&mut Quarantine>,
 ) -> anyhow::Result<u64> {
     let cols = {
         let Some(first) = rdr.next_record()? else {
@@ -104,6 +118,14 @@ pub fn select<R: Read, W: Write>(
         }
         wtr.end_record()?;
         n += 1;
+        if let Some(q) = quarantine.as_deref_mut() {
+            if rdr.has_bad_records() {
+                q.take(rdr.take_bad_records())?;
+            }
+        }
+    }
+    if let Some(q) = quarantine {
+        q.take(rdr.take_bad_records())?;
     }
     Ok(n)
 }
@@ -120,7 +142,7 @@ mod tests {
             .capacity(8)
             .from_reader(data.as_bytes())?;
         let mut wtr = Writer::from_writer(Vec::new());
-        select(rdr, &mut wtr, &Spec::parse(spec)?, headers)?;
+        select(rdr, &mut wtr, &Spec::parse(spec)?, headers, None)?;
         Ok(String::from_utf8(wtr.finish().map_err(|e| e.into_error())?)?)
     }
 

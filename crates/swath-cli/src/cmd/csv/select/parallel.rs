@@ -14,6 +14,7 @@ use swath_csv::{Reader, ReaderBuilder, Writer, WriterBuilder};
 use super::spec::Spec;
 use crate::cmd::csv::{CsvOpts, ParOpts};
 use crate::output::Output;
+use crate::quarantine::Quarantine;
 
 /// What a parallel select needs from the command: the settings, not the
 /// command's arguments (so this file does not depend on the command's).
@@ -37,16 +38,18 @@ pub struct Job<'a> {
 const PRIME: &[u8] = b"x\n";
 
 impl Job<'_> {
-    /// Select from `rdr`'s file into `wtr`; returns the output.
+    /// Select from `rdr`'s file into `wtr`, records put aside into
+    /// `quarantine`; returns the output and the records written.
     pub fn select<R: Read>(
         &self,
         mut rdr: Reader<R>,
         mut wtr: Writer<Output>,
         spec: &Spec,
-    ) -> anyhow::Result<Output> {
+        mut quarantine: Option<&mut Quarantine>,
+    ) -> anyhow::Result<(Output, u64)> {
         let (cols, header_at) = {
             let Some(first) = rdr.next_record()? else {
-                return wtr.finish().map_err(|e| e.into_error().into());
+                return Ok((wtr.finish().map_err(|e| e.into_error())?, 0));
             };
             let names: Vec<&[u8]> = first.iter().collect();
             let cols = spec.resolve(self.headers.then_some(&names[..]), names.len())?;
@@ -63,7 +66,8 @@ impl Job<'_> {
         let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
         // The ordered API takes our error type: write errors come back as
         // they are, with their context.
-        let res: anyhow::Result<()> = prdr.for_each_chunk_ordered(
+        let mut written = 1u64;
+        let res: anyhow::Result<()> = prdr.for_each_chunk_ordered_with_bad(
             || {
                 let buf = spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
                 // A chunk's writer encodes straight into `buf`: a writer over a
@@ -72,11 +76,11 @@ impl Job<'_> {
                 let mut w = self.dialect.from_vec(buf);
                 // Cannot fail: a Vec takes every byte.
                 let _ = w.write_field("x").and_then(|()| w.end_record());
-                w
+                (w, 0u64)
             },
             // The loop is ours, not the reader's: a closure called per record
             // is a call per record, not inlined (6% of the instructions).
-            |w, recs| {
+            |(w, n), recs| {
                 while let Some(rec) = recs.next_record()? {
                     if rec.position().byte == header_at {
                         // The header row, written above.
@@ -86,10 +90,15 @@ impl Job<'_> {
                         w.write_field(rec.get(c).unwrap_or(b""))?;
                     }
                     w.end_record()?;
+                    *n += 1;
                 }
                 Ok(())
             },
-            |w| {
+            |(w, n), bad| {
+                written += n;
+                if let Some(q) = quarantine.as_deref_mut() {
+                    q.take(bad)?;
+                }
                 let mut bytes = w.into_vec()?;
                 out.write_all(&bytes[PRIME.len()..])
                     .with_context(|| format!("cannot write {}", self.output.display()))?;
@@ -100,6 +109,6 @@ impl Job<'_> {
         );
         self.par.note(self.opts, &prdr);
         res?;
-        Ok(out)
+        Ok((out, written))
     }
 }
