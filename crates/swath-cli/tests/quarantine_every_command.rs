@@ -1,0 +1,333 @@
+//! Broken records put aside by every command that takes `--on-bad`,
+//! table-driven from the CLI's own help: an export with broken records
+//! put in (a field too few, too many, a bare quote, text after a closing
+//! quote; CRLF too) gives, with `--on-bad quarantine=FILE`, the clean
+//! file's output (the export without them), FILE holding the broken
+//! records byte for byte in file order, and FILE.errors.csv their record,
+//! line and byte, as the generator placed them; exit 1. The same at 1, 2
+//! and 3 threads with small chunks, and from a gzip copy (read on one
+//! thread). `--on-bad skip` gives the same output; `--max-bad` past the
+//! count stops with no output left; without `--on-bad` it is the error it
+//! always was.
+//!
+//! Commands that take no `--on-bad` are listed below with the reason: a
+//! new command that writes records must take it.
+
+use std::path::Path;
+
+mod common;
+
+use common::answers::answer;
+use common::commands::{csv_args, taking, BYTE_COMMANDS};
+
+/// The commands with an input and no `--on-bad`, and why.
+const WITHOUT: &[(&str, &str)] = &[
+    ("csv count", "counts records; csv check lists the broken ones"),
+    ("csv check", "lists every broken record: that is its job"),
+    ("csv head", "prints the first records; not yet"),
+    ("csv frequency", "writes no records"),
+    ("csv sniff", "reads a sample to find the dialect"),
+    ("csv stats", "writes no records"),
+    ("csv schema", "writes no records"),
+    ("csv index", "checkpoints a file that reads cleanly"),
+    ("csv split", "TEMPORARY"),
+    ("csv slice", "copies the input's bytes of a range of records"),
+    ("csv tail", "copies the input's bytes of the last records"),
+    ("csv sample", "prints records at sampled starts"),
+    ("json ", "JSON lines put aside: not yet"),
+    ("lines ", "lines are bytes"),
+];
+
+/// A broken record placed in the export: its bytes, record number (the
+/// header row is record 1) and line.
+#[derive(Clone, Debug)]
+struct Broken {
+    bytes: Vec<u8>,
+    record: u64,
+    line: u64,
+    byte: u64,
+}
+
+/// The clean export and the one with broken records put in after every
+/// `every`th record, with what was put where.
+fn exports(every: usize, crlf: bool) -> (Vec<u8>, Vec<u8>, Vec<Broken>) {
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let header = format!("id,name,score,note{eol}");
+    let (mut clean, mut dirty) = (header.clone().into_bytes(), header.into_bytes());
+    let mut broken = Vec::new();
+    let mut record = 1u64;
+    let made: [&str; 4] = ["7,short", "1,2,3,4,5", "8,a\"b,1,x", "9,\"x\"y,2,z"];
+    for i in 0..500u32 {
+        let name = ["ann", "bob", "Zoë", "dan"][i as usize % 4];
+        let note = match i % 4 {
+            0 => format!("{name} plain"),
+            1 => format!("\"{name}, b {i}\""),
+            2 => format!("\"two\r\nlines {i}\""),
+            _ => format!("\"say \"\"{name}\"\" {i}\""),
+        };
+        let rec = format!("{i},{name},{}.{},{note}{eol}", i % 97, i % 10);
+        clean.extend_from_slice(rec.as_bytes());
+        dirty.extend_from_slice(rec.as_bytes());
+        record += 1;
+        if i as usize % every == every - 1 {
+            let bytes = format!("{}{eol}", made[(i as usize / every) % made.len()]).into_bytes();
+            record += 1;
+            let line = dirty.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+            broken.push(Broken { bytes: bytes.clone(), record, line, byte: dirty.len() as u64 });
+            dirty.extend_from_slice(&bytes);
+        }
+    }
+    (clean, dirty, broken)
+}
+
+fn gzip(plain: &Path, out: &Path) {
+    let o = std::process::Command::new("python3")
+        .args(["-c", "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read()))"])
+        .args([plain, out])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// `args` with the `{file}` placeholder, threads and small chunks.
+fn argv(base: &[&str], threads: &str, extra: &[String]) -> Vec<String> {
+    let mut v: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+    v.extend(["-t", threads, "--chunk-size", "997"].map(String::from));
+    v.extend(extra.iter().cloned());
+    v
+}
+
+/// What the quarantine and its sidecar must hold.
+fn expected_quarantine(broken: &[Broken]) -> (Vec<u8>, Vec<u8>) {
+    let records: Vec<u8> = broken.iter().flat_map(|b| b.bytes.clone()).collect();
+    let mut why = b"record,line,byte,reason\n".to_vec();
+    for b in broken {
+        why.extend_from_slice(format!("{},{},{},", b.record, b.line, b.byte).as_bytes());
+        // The reason is the reader's; the positions are the generator's.
+        why.extend_from_slice(b"*\n");
+    }
+    (records, why)
+}
+
+/// The sidecar with each reason replaced by `*` (checked apart).
+fn positions_only(sidecar: &[u8]) -> (Vec<u8>, Vec<String>) {
+    let text = String::from_utf8(sidecar.to_vec()).unwrap();
+    let mut out = Vec::new();
+    let mut reasons = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if i == 0 {
+            out.extend_from_slice(format!("{line}\n").as_bytes());
+            continue;
+        }
+        let mut cut = line.splitn(4, ',');
+        let (r, l, b) = (cut.next().unwrap(), cut.next().unwrap(), cut.next().unwrap());
+        reasons.push(cut.next().unwrap().to_string());
+        out.extend_from_slice(format!("{r},{l},{b},*\n").as_bytes());
+    }
+    (out, reasons)
+}
+
+#[test]
+fn every_command_that_writes_records_puts_broken_ones_aside() {
+    let without: Vec<(&str, &str)> = WITHOUT.iter().chain(BYTE_COMMANDS).copied().collect();
+    let cmds = taking("--on-bad <", &without);
+    let names: Vec<&str> = cmds.iter().map(|(c, _)| c.as_str()).collect();
+    for must in ["csv select", "csv search", "csv to-json", "csv to-parquet", "csv to-arrow"] {
+        assert!(names.contains(&must), "{must} takes no --on-bad");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut runs = 0;
+    for crlf in [false, true] {
+        let (clean, dirty, broken) = exports(37, crlf);
+        assert!(broken.len() >= 13);
+        let clean_path = dir.path().join("export.csv");
+        let dirty_path = dir.path().join("dirty.csv");
+        std::fs::write(&clean_path, &clean).unwrap();
+        std::fs::write(&dirty_path, &dirty).unwrap();
+        let dirty_gz = dir.path().join("dirty.csv.gz");
+        gzip(&dirty_path, &dirty_gz);
+        let (want_q, want_why) = expected_quarantine(&broken);
+
+        for (cmd, _) in &cmds {
+            let (base, _) = csv_args(cmd);
+            let out = dir.path().join("out");
+            let _ = std::fs::remove_dir_all(&out);
+            let (want, err) =
+                answer(cmd, &argv(&base, "1", &[]), &clean_path, &clean_path, &out, &[]);
+            assert_eq!(want.code, 0, "{cmd} on the clean export: {err}");
+
+            for (input, threads) in
+                [(&dirty_path, "1"), (&dirty_path, "2"), (&dirty_path, "3"), (&dirty_gz, "2")]
+            {
+                let ctx = format!("{cmd} on {} at {threads} threads, crlf {crlf}", input.display());
+                let out = dir.path().join(format!("out-{threads}"));
+                let _ = std::fs::remove_dir_all(&out);
+                let q = ["--on-bad".to_string(), "quarantine={out}/q.csv".to_string()];
+                let (mut got, err) =
+                    answer(cmd, &argv(&base, threads, &q), input, &clean_path, &out, &[]);
+                assert_eq!(got.code, 1, "{ctx}: {err}");
+                assert!(
+                    err.contains(&format!("{} records of", broken.len())),
+                    "{ctx}: the count on stderr: {err}"
+                );
+                let q_bytes = got.outputs.remove("q.csv").expect("the quarantine file");
+                let why = got.outputs.remove("q.csv.errors.csv").expect("the sidecar");
+                assert!(
+                    q_bytes == want_q,
+                    "{ctx}: the quarantine holds:\n{}",
+                    String::from_utf8_lossy(&q_bytes)
+                );
+                let (positions, reasons) = positions_only(&why);
+                assert_eq!(
+                    String::from_utf8(positions).unwrap(),
+                    String::from_utf8(want_why.clone()).unwrap(),
+                    "{ctx}"
+                );
+                assert!(
+                    reasons.iter().all(|r| r.contains("fields, expected 4") || r.contains("quote")),
+                    "{ctx}: {reasons:?}"
+                );
+                // The output is the clean export's.
+                got.code = 0;
+                assert_eq!(got, want, "{ctx}: {err}");
+
+                let skip = ["--on-bad".to_string(), "skip".to_string()];
+                let _ = std::fs::remove_dir_all(&out);
+                let (mut got, err) =
+                    answer(cmd, &argv(&base, threads, &skip), input, &clean_path, &out, &[]);
+                assert_eq!(got.code, 1, "{ctx}: skip: {err}");
+                got.code = 0;
+                assert_eq!(got, want, "{ctx}: skip: {err}");
+                runs += 1;
+            }
+
+            // Past --max-bad: an error, and nothing left in the output
+            // directory (the output and the quarantine are not renamed into
+            // place). Without --on-bad: the error it always was.
+            for extra in [
+                vec![
+                    "--on-bad".to_string(),
+                    "quarantine={out}/q.csv".to_string(),
+                    "--max-bad".to_string(),
+                    "3".to_string(),
+                ],
+                vec![
+                    "--on-bad".to_string(),
+                    "skip".to_string(),
+                    "--max-bad".to_string(),
+                    "1%".to_string(),
+                ],
+                vec![],
+            ] {
+                let out = dir.path().join("out-max");
+                let _ = std::fs::remove_dir_all(&out);
+                let (got, err) =
+                    answer(cmd, &argv(&base, "2", &extra), &dirty_path, &clean_path, &out, &[]);
+                let ctx = format!("{cmd} {extra:?}");
+                assert_eq!(got.code, 2, "{ctx}: {err}");
+                assert!(got.outputs.is_empty(), "{ctx}: left {:?}", got.outputs.keys());
+                let first = &broken[0];
+                if extra.is_empty() {
+                    assert!(err.contains(&format!("record {}", first.record)), "{ctx}: {err}");
+                } else {
+                    assert!(err.contains("--max-bad"), "{ctx}: {err}");
+                }
+            }
+            // Under the limit: as without it.
+            let out = dir.path().join("out-under");
+            let _ = std::fs::remove_dir_all(&out);
+            let under = ["--on-bad", "skip", "--max-bad", "5%"].map(String::from);
+            let (got, err) =
+                answer(cmd, &argv(&base, "2", &under), &dirty_path, &clean_path, &out, &[]);
+            assert_eq!((got.code, &got.outputs), (1, &want.outputs), "{cmd} --max-bad 5%: {err}");
+        }
+    }
+    assert!(runs >= 40, "{runs}");
+}
+
+#[test]
+fn the_sidecar_can_be_json_lines() {
+    let (_, dirty, broken) = exports(50, false);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("dirty.csv");
+    std::fs::write(&input, &dirty).unwrap();
+    let q = dir.path().join("q.csv");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_swath"))
+        .args(["csv", "select", "-c", "id", input.to_str().unwrap(), "-o", "/dev/null"])
+        .arg(format!("--on-bad=quarantine={}", q.display()))
+        .arg("--errors-json")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines = std::fs::read_to_string(dir.path().join("q.csv.errors.jsonl")).unwrap();
+    let docs: Vec<serde_json::Value> =
+        lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(docs.len(), broken.len());
+    for (d, b) in docs.iter().zip(&broken) {
+        assert_eq!(
+            (d["record"].as_u64(), d["line"].as_u64(), d["byte"].as_u64()),
+            (Some(b.record), Some(b.line), Some(b.byte))
+        );
+        assert!(d["reason"].as_str().is_some_and(|r| !r.is_empty()), "{d}");
+    }
+}
+
+#[test]
+fn a_field_that_does_not_fit_can_be_put_aside_whole() {
+    // Amounts that are not numbers, among broken records.
+    let mut csv = String::from("id,amount\n");
+    let mut want_q = String::new();
+    for i in 0..300 {
+        let line = match i % 29 {
+            3 => format!("{i},n/a\n"),
+            11 => format!("{i},1,2\n"),
+            _ => format!("{i},{}.5\n", i % 13),
+        };
+        if i % 29 == 3 || i % 29 == 11 {
+            want_q.push_str(&line);
+        } else {
+            csv.push_str(&line);
+        }
+    }
+    let clean = csv.clone();
+    // Put them back where they were.
+    let mut dirty = String::from("id,amount\n");
+    for i in 0..300 {
+        dirty.push_str(&match i % 29 {
+            3 => format!("{i},n/a\n"),
+            11 => format!("{i},1,2\n"),
+            _ => format!("{i},{}.5\n", i % 13),
+        });
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (c, d) = (dir.path().join("clean.csv"), dir.path().join("dirty.csv"));
+    std::fs::write(&c, clean).unwrap();
+    std::fs::write(&d, dirty).unwrap();
+    let out = dir.path().join("out");
+    let base = ["{file}", "-o", "{out}/o.parquet", "--schema", "amount:float64"];
+    let (want, err) = answer("csv to-parquet", &argv(&base, "1", &[]), &c, &c, &out, &[]);
+    assert_eq!(want.code, 0, "{err}");
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("out{threads}"));
+        let extra =
+            ["--on-error", "quarantine", "--on-bad", "quarantine={out}/q.csv"].map(String::from);
+        let (mut got, err) =
+            answer("csv to-parquet", &argv(&base, threads, &extra), &d, &c, &out, &[]);
+        assert_eq!(got.code, 1, "{err}");
+        assert_eq!(got.outputs.remove("q.csv").unwrap(), want_q.as_bytes(), "{threads}");
+        let why = String::from_utf8(got.outputs.remove("q.csv.errors.csv").unwrap()).unwrap();
+        assert!(why.contains("cannot parse \"\"n/a\"\" as float64"), "{why}");
+        assert_eq!(got.outputs, want.outputs, "threads {threads}");
+    }
+    // --on-error quarantine alone has nowhere to put them.
+    let (got, err) = answer(
+        "csv to-parquet",
+        &argv(&base, "1", &["--on-error".into(), "quarantine".into()]),
+        &d,
+        &c,
+        &out,
+        &[],
+    );
+    assert_eq!(got.code, 2);
+    assert!(err.contains("--on-bad"), "{err}");
+}
