@@ -92,6 +92,30 @@ pub struct Part {
     /// It starts with the prefix (every part but the first, which holds
     /// the header row itself).
     pub with_prefix: bool,
+    /// Ranges inside `range` left out (records put aside), in order.
+    pub holes: Vec<Range<u64>>,
+}
+
+impl Part {
+    /// The ranges of the input it holds: `range` less the holes.
+    pub fn pieces(&self) -> Vec<Range<u64>> {
+        let mut out = Vec::with_capacity(self.holes.len() + 1);
+        let mut at = self.range.start;
+        for h in &self.holes {
+            let (start, end) = (h.start.max(at), h.end.min(self.range.end));
+            if start >= end {
+                continue;
+            }
+            if at < start {
+                out.push(at..start);
+            }
+            at = end;
+        }
+        if at < self.range.end {
+            out.push(at..self.range.end);
+        }
+        out
+    }
 }
 
 /// A check that runs before part `i` is written (the CSV parts' records
@@ -222,12 +246,17 @@ fn write_part_bytes(src: &File, prefix: &[u8], part: &Part, compress: Compress) 
         Compress::None => {
             out.write_all(prefix)?;
             let dst = out.as_file().context("part closed early")?;
-            copy_range(src, dst, part.range.clone())?;
+            for piece in part.pieces() {
+                copy_range(src, dst, piece)?;
+            }
         }
         Compress::Gzip | Compress::Zstd => {
             compress.write(&mut out, |w| {
                 w.write_all(prefix)?;
-                Ok(stream_range(src, w, part.range.clone())?)
+                for piece in part.pieces() {
+                    stream_range(src, w, piece)?;
+                }
+                Ok(())
             })?;
         }
     }

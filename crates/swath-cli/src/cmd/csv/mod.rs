@@ -27,6 +27,7 @@ mod select;
 mod slice;
 mod sniff;
 mod split;
+mod split_aside;
 mod stats;
 mod tail;
 mod to_arrow;

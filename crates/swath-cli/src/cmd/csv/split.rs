@@ -27,8 +27,10 @@ use swath_csv::split::PlanMethod;
 use swath_csv::{SplitPlan, SplitSize};
 
 use super::locate::{self, IndexOpts};
+use super::split_aside::{self, Broken, Want};
 use super::{CsvOpts, ParOpts};
 use crate::output::parts::{part_path, write_parts, Checks, Part, PartsArgs};
+use crate::quarantine::Quarantine;
 
 /// Split a CSV file into parts, each with the header row, exactly at
 /// record boundaries.
@@ -64,6 +66,8 @@ pub struct Args {
     /// (the slow twin of the checks that run alongside the copies).
     #[arg(long, hide = true)]
     each_part: bool,
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
 }
 
 /// Run `swath csv split`.
@@ -83,12 +87,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (_, Some(b)) => SplitSize::Bytes(b as u64),
         _ => SplitSize::Bytes(locate::PLAN_INTERVAL),
     };
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
     let plan = locate::plan(&args.opts, &args.idx, size, true)?;
     let threads =
         if args.par.threads == 0 { swath::parallel::available_cores() } else { args.par.threads };
-    let cuts = match cuts(&plan, &args, threads) {
-        Ok(c) => c,
-        Err(e) => return Err(first_error(&args.opts, e)),
+    // With records put aside, the cuts and the holes come from the exact
+    // reader (`split_aside.rs`); else from the plan.
+    let broken = match quarantine.as_mut() {
+        Some(q) => Some(split_aside::find_broken(&args.opts, threads, args.par.chunk_len(), q)?),
+        None => None,
+    };
+    let cuts = match &broken {
+        Some(broken) => {
+            let good_end = first_data(&args) + broken.good;
+            let wants = wants(&args, plan.file_len(), good_end);
+            let chunk = args.par.chunk_len();
+            split_aside::find_cuts(&args.opts, threads, chunk, &wants, broken, plan.file_len())?
+        }
+        None => match cuts(&plan, &args, threads) {
+            Ok(c) => c,
+            Err(e) => return Err(first_error(&args.opts, e)),
+        },
     };
     let compress = args.out.compress();
     let (prefix, ext) = args.out.names(args.opts.path());
@@ -102,6 +121,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             path: part_path(out_dir, &prefix, i, count, &ext),
             range: if i == 0 { top..w[1].0 } else { w[0].0..w[1].0 },
             with_prefix: i > 0,
+            holes: match &broken {
+                Some(b) => b
+                    .holes
+                    .iter()
+                    .filter(|h| (w[0].0..w[1].0).contains(&h.start))
+                    .cloned()
+                    .collect(),
+                None => Vec::new(),
+            },
         })
         .collect();
     let header = header_bytes(&plan, &args.opts)?;
@@ -113,6 +141,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let whole = || validate_whole(&plan, &args.opts, threads);
     let checks = match plan.method() {
+        // Every record was read exactly to find the broken ones.
+        _ if broken.is_some() => Checks::None,
         _ if args.each_part => Checks::EachPart(&each_part),
         PlanMethod::Index => Checks::None,
         PlanMethod::Parity => Checks::Alongside(&whole),
@@ -120,17 +150,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     if args.par.verbose {
         let how = match checks {
+            Checks::None if broken.is_some() => "every record read to find the broken ones",
             Checks::None => "none (the index says the file read cleanly)",
             Checks::EachPart(_) => "each part's records read before it is copied",
             Checks::Alongside(_) => "a validating count of the file while the parts are copied",
         };
         eprintln!("swath: {}: plan: {:?}; checks: {how}", args.opts.name(), plan.method());
     }
+    // The quarantine first: a run past --max-bad N% leaves no part.
+    let status = match (quarantine, &broken) {
+        (Some(q), Some(b)) => q.finish(b.good)?,
+        _ => crate::exit::success(),
+    };
     write_parts(plan.path(), &header, &parts, compress, threads, checks)?;
     if args.json {
-        print_json(&parts, &cuts, args.opts.has_headers())?;
+        print_json(&parts, &cuts, args.opts.has_headers(), broken.as_ref())?;
     }
-    Ok(crate::exit::success())
+    Ok(status)
 }
 
 /// The check that runs alongside the copies of a quote-parity plan's
@@ -164,28 +200,26 @@ fn first_error(opts: &CsvOpts, err: swath_csv::Error) -> anyhow::Error {
     anyhow::Error::new(err).context(format!("cannot read {}", opts.name()))
 }
 
-/// Where a part after the first starts: at a record, or at the first
-/// record at or after a byte.
-#[derive(Clone, Copy)]
-enum Want {
-    Record(u64),
-    Byte(u64),
+/// The first data record's number: 2 after a header row, else 1.
+fn first_data(args: &Args) -> u64 {
+    if args.opts.has_headers() {
+        2
+    } else {
+        1
+    }
 }
 
-/// Where each part starts, then the end of the file. Each cut reads at
-/// most one split of the plan; the cuts are found on `threads` threads.
-fn cuts(plan: &SplitPlan, args: &Args, threads: usize) -> swath_csv::Result<Vec<Cut>> {
-    let first_data = if args.opts.has_headers() { 2 } else { 1 };
-    let end = plan.record_start(u64::MAX)?;
+/// Where the parts after the first start: every `--rows` records up to
+/// record `end` (not included), or at bytes spread over the file's `len`.
+fn wants(args: &Args, len: u64, end: u64) -> Vec<Want> {
     let mut wants = Vec::new();
     if let Some(rows) = args.rows {
-        let mut r = first_data + rows;
-        while r < end.2 {
+        let mut r = first_data(args) + rows;
+        while r < end {
             wants.push(Want::Record(r));
             r += rows;
         }
     } else {
-        let len = plan.file_len();
         let chunk = match (args.parts, args.bytes) {
             (Some(n), _) => len.div_ceil(n as u64).max(1),
             (_, Some(b)) => b as u64,
@@ -194,6 +228,14 @@ fn cuts(plan: &SplitPlan, args: &Args, threads: usize) -> swath_csv::Result<Vec<
         let count = args.parts.unwrap_or_else(|| len.div_ceil(chunk).max(1) as usize);
         wants.extend((1..count as u64).map(|k| Want::Byte(k.saturating_mul(chunk))));
     }
+    wants
+}
+
+/// Where each part starts, then the end of the file. Each cut reads at
+/// most one split of the plan; the cuts are found on `threads` threads.
+fn cuts(plan: &SplitPlan, args: &Args, threads: usize) -> swath_csv::Result<Vec<Cut>> {
+    let end = plan.record_start(u64::MAX)?;
+    let wants = wants(args, plan.file_len(), end.2);
     let found = map_in_parallel(&wants, threads, |w| match *w {
         Want::Record(r) => plan.record_start(r),
         Want::Byte(b) => plan.first_record_at(b),
@@ -290,7 +332,7 @@ struct PartsDoc<'a> {
     parts: Vec<PartDoc<'a>>,
 }
 
-fn print_json(parts: &[Part], cuts: &[Cut], headers: bool) -> Result<()> {
+fn print_json(parts: &[Part], cuts: &[Cut], headers: bool, broken: Option<&Broken>) -> Result<()> {
     let docs: Vec<PartDoc<'_>> = parts
         .iter()
         .enumerate()
@@ -301,7 +343,9 @@ fn print_json(parts: &[Part], cuts: &[Cut], headers: bool) -> Result<()> {
                 path: &p.path,
                 start: p.range.start,
                 end: p.range.end,
-                records: (to.2 - from.2).saturating_sub(header),
+                records: (to.2 - from.2)
+                    .saturating_sub(header)
+                    .saturating_sub(broken.map_or(0, |b| b.among(from.2, to.2))),
                 first_record: from.2 + header,
             }
         })

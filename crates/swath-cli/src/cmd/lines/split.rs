@@ -77,6 +77,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             path: part_path(out_dir, &prefix, i, args.parts, &ext),
             range,
             with_prefix: false,
+            holes: Vec::new(),
         })
         .collect();
     let threads = if args.threads == 0 { swath::parallel::available_cores() } else { args.threads };
