@@ -13,6 +13,7 @@ mod errors;
 mod interrupt;
 mod json;
 mod options;
+mod put_aside;
 mod read;
 mod stream;
 

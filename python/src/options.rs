@@ -20,6 +20,7 @@ use crate::ahead::Batches;
 use crate::dialect::Dialect;
 use crate::errors::Failure;
 use crate::interrupt::Cancel;
+use crate::put_aside::{PutAside, Taking};
 
 /// Everything needed to open a file as Arrow batches, read from Python
 /// arguments while the GIL is held, used on a worker thread.
@@ -27,6 +28,8 @@ use crate::interrupt::Cancel;
 pub struct ReadOptions {
     builder: ArrowReaderBuilder,
     threads: usize,
+    /// `on_bad=`, `max_bad=`, `errors_json=`.
+    put_aside: PutAside,
 }
 
 /// The `columns=` argument: names or 0-based indices.
@@ -55,8 +58,14 @@ impl ReadOptions {
         batch_size: usize,
         dialect: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<ReadOptions> {
+        // Taken out of the keyword arguments first: the rest are the dialect's.
+        let put_aside = PutAside::from_kwargs(dialect)?;
+        let mut csv = Dialect::from_kwargs(dialect)?.builder();
+        if put_aside.is_on() {
+            csv.on_bad(swath_csv::OnBad::PutAside);
+        }
         let mut b = ArrowReaderBuilder::new();
-        b.csv(Dialect::from_kwargs(dialect)?.builder())
+        b.csv(csv)
             .threads(threads)
             .batch_size(batch_size)
             .null_text(null.as_bytes().to_vec());
@@ -65,7 +74,19 @@ impl ReadOptions {
             "null" => {
                 b.on_error(OnError::Null);
             }
-            _ => return Err(PyValueError::new_err("on_error must be \"fail\" or \"null\"")),
+            "quarantine" if put_aside.is_on() => {
+                b.on_error(OnError::PutAside);
+            }
+            "quarantine" => {
+                return Err(PyValueError::new_err(
+                    "on_error=\"quarantine\" needs on_bad=\"quarantine=PATH\" (or \"skip\")",
+                ))
+            }
+            _ => {
+                return Err(PyValueError::new_err(
+                    "on_error must be \"fail\", \"null\" or \"quarantine\"",
+                ))
+            }
         }
         match infer {
             "sample" => {}
@@ -86,7 +107,12 @@ impl ReadOptions {
         if let Some(s) = schema {
             set_schema(&mut b, s)?;
         }
-        Ok(ReadOptions { builder: b, threads })
+        Ok(ReadOptions { builder: b, threads, put_aside })
+    }
+
+    /// What `on_bad=` asked for.
+    pub fn put_aside(&self) -> &PutAside {
+        &self.put_aside
     }
 
     /// Text columns as `Utf8View` (pyarrow's `string_view`) instead of
@@ -143,24 +169,40 @@ impl Opened {
     }
 
     /// Call `f` with every batch in file order, stopping when `cancel` is
-    /// set (the caller pressed Ctrl-C).
+    /// set (the caller pressed Ctrl-C); records put aside go to `taking`.
+    /// Returns the rows handed to `f`.
     pub fn for_each(
         self,
         cancel: &Cancel,
+        mut taking: Option<&mut Taking>,
         mut f: impl FnMut(RecordBatch) -> Result<(), Failure>,
-    ) -> Result<(), Failure> {
+    ) -> Result<u64, Failure> {
         let mut own: Option<Failure> = None;
+        let mut rows = 0u64;
+        let stopped = |own: &mut Option<Failure>, e| {
+            *own = Some(e);
+            swath_arrow::Error::Schema("stopped".into())
+        };
         let mut call = |b: RecordBatch| -> swath_arrow::Result<()> {
+            rows += b.num_rows() as u64;
             let res = if cancel.is_set() { Err(Failure::Cancelled) } else { f(b) };
-            res.map_err(|e| {
-                own = Some(e);
-                swath_arrow::Error::Schema("stopped".into())
-            })
+            res.map_err(|e| stopped(&mut own, e))
+        };
+        let mut own_bad: Option<Failure> = None;
+        let mut aside = |bad: Vec<swath_csv::BadRecord>| -> swath_arrow::Result<()> {
+            match taking.as_deref_mut() {
+                Some(t) => t.take(bad).map_err(|e| stopped(&mut own_bad, e)),
+                None => Ok(()),
+            }
         };
         let res = match self {
-            Opened::Parallel(mut r) => r.for_each_batch(&mut call),
+            Opened::Parallel(mut r) => r.for_each_batch_with_bad(&mut call, &mut aside),
             Opened::Sequential(mut r) => loop {
-                match r.next_batch() {
+                let next = r.next_batch();
+                if let Err(e) = aside(r.take_bad_records()) {
+                    break Err(e);
+                }
+                match next {
                     Ok(Some(b)) => {
                         if let Err(e) = call(b) {
                             break Err(e);
@@ -171,10 +213,11 @@ impl Opened {
                 }
             },
         };
-        if let Some(e) = own {
+        if let Some(e) = own.or(own_bad) {
             return Err(e);
         }
-        res.map_err(arrow_failure)
+        res.map_err(arrow_failure)?;
+        Ok(rows)
     }
 }
 

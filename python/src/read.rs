@@ -14,6 +14,7 @@ use swath_arrow::{ParquetCompression, ParquetOptions, ParquetSink, DEFAULT_BATCH
 use crate::errors::Failure;
 use crate::interrupt;
 use crate::options::{arrow_failure, Columns, ReadOptions};
+use crate::put_aside::Taking;
 use crate::stream::CsvReader;
 
 /// scan_csv(path, columns=None, schema=None, threads=0, null="", on_error="fail", infer="sample", batch_size=16384, string_view=False, **dialect)
@@ -42,6 +43,11 @@ pub fn scan_csv(
     let opts =
         ReadOptions::new(columns, schema, threads, null, on_error, infer, batch_size, dialect)?
             .string_view(string_view);
+    if opts.put_aside().is_on() {
+        return Err(PyValueError::new_err(
+            "on_bad is read_csv's and csv_to_parquet's; scan_csv does not put records aside yet",
+        ));
+    }
     let (schema, batches) = interrupt::run(py, move |_| {
         let opened = opts.open(&path)?;
         Ok((opened.schema(), opened.into_batches()?))
@@ -74,16 +80,25 @@ pub fn _read_csv(
     let opts =
         ReadOptions::new(columns, schema, threads, null, on_error, infer, batch_size, dialect)?
             .string_view(string_view);
-    let (schema, batches) = interrupt::run(py, move |cancel| {
-        let opened = opts.open(&path)?;
-        let schema = opened.schema();
-        let mut batches = Vec::new();
-        opened.for_each(cancel, |b| {
-            batches.push(b);
-            Ok(())
-        })?;
-        Ok((schema, batches))
+    let (schema, batches, note) = interrupt::run(py, move |cancel| {
+        let mut taking = opts.put_aside().open()?;
+        let res = opts.open(&path).and_then(|opened| {
+            let schema = opened.schema();
+            let mut batches = Vec::new();
+            let rows = opened.for_each(cancel, taking.as_mut(), |b| {
+                batches.push(b);
+                Ok(())
+            })?;
+            Ok((schema, batches, rows))
+        });
+        let (schema, batches, rows) = settle(res, &mut taking)?;
+        let note = match taking {
+            Some(t) => t.finish(rows)?,
+            None => None,
+        };
+        Ok((schema, batches, note))
     })?;
+    crate::put_aside::warn(py, note)?;
     let it = RecordBatchIterator::new(batches.into_iter().map(Ok), schema.clone());
     CsvReader::new(schema, Box::new(it))
 }
@@ -99,7 +114,9 @@ pub fn _read_csv(
 /// The options are `swath csv to-parquet`'s: a row group ends after
 /// `row_group_rows` rows or `row_group_size` encoded bytes (an int, or a
 /// str with K, M or G; default 128M); `no_statistics=True` leaves out the per-column
-/// min, max and null count.
+/// min, max and null count. `on_bad="skip"` or `"quarantine=PATH"` (and
+/// `max_bad`, `errors_json`) keep broken records aside as `read_csv` does;
+/// the count is then not the records read.
 #[pyfunction]
 #[pyo3(signature = (src, dst, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", compression = "zstd", row_group_rows = 1 << 20, row_group_size = None, no_statistics = false, **dialect))]
 #[allow(clippy::too_many_arguments)]
@@ -153,20 +170,41 @@ pub fn csv_to_parquet(
     if let Some(size) = row_group_size {
         popts.row_group_bytes = crate::dialect::size("row_group_size", size)?;
     }
-    interrupt::run(py, move |cancel| {
+    let (rows, note) = interrupt::run(py, move |cancel| {
         let tmp = temporary_beside(&dst);
-        let res = write_parquet(&opts, &src, &tmp, &popts, cancel);
+        let mut taking = opts.put_aside().open()?;
+        let res = write_parquet(&opts, &src, &tmp, &popts, cancel, taking.as_mut());
+        // The quarantine's share is checked before the file is put in place.
+        let res = res.and_then(|rows| match taking.take() {
+            Some(t) => t.finish(rows).map(|note| (rows, note)),
+            None => Ok((rows, None)),
+        });
         match res {
-            Ok(rows) => {
+            Ok((rows, note)) => {
                 std::fs::rename(&tmp, &dst).map_err(|e| write_failure(&dst, e))?;
-                Ok(rows)
+                Ok((rows, note))
             }
             Err(e) => {
                 let _ = std::fs::remove_file(&tmp);
+                if let Some(t) = taking {
+                    t.abandon();
+                }
                 Err(e)
             }
         }
-    })
+    })?;
+    crate::put_aside::warn(py, note)?;
+    Ok(rows)
+}
+
+/// A read's result; on an error its quarantine's files are removed.
+fn settle<T>(res: Result<T, Failure>, taking: &mut Option<Taking>) -> Result<T, Failure> {
+    if res.is_err() {
+        if let Some(t) = taking.take() {
+            t.abandon();
+        }
+    }
+    res
 }
 
 fn write_parquet(
@@ -175,12 +213,13 @@ fn write_parquet(
     tmp: &Path,
     popts: &ParquetOptions,
     cancel: &interrupt::Cancel,
+    taking: Option<&mut Taking>,
 ) -> Result<u64, Failure> {
     let opened = opts.open(src)?;
     let file = File::create(tmp).map_err(|e| write_failure(tmp, e))?;
     let out = BufWriter::with_capacity(1 << 20, file);
     let mut sink = ParquetSink::new(out, opened.schema(), popts).map_err(arrow_failure)?;
-    opened.for_each(cancel, |b| sink.write(&b).map_err(arrow_failure))?;
+    opened.for_each(cancel, taking, |b| sink.write(&b).map_err(arrow_failure))?;
     let rows = sink.rows();
     let out = sink.finish().map_err(arrow_failure)?;
     let file = out.into_inner().map_err(|e| write_failure(tmp, e.into_error()))?;
@@ -189,7 +228,7 @@ fn write_parquet(
 }
 
 /// `dir/.name.PID.swath-partial`: same directory, so the rename is atomic.
-fn temporary_beside(dst: &Path) -> PathBuf {
+pub(crate) fn temporary_beside(dst: &Path) -> PathBuf {
     let name = dst.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = format!(".{name}.{}.swath-partial", std::process::id());
     match dst.parent() {

@@ -17,6 +17,8 @@ use std::path::Path;
 
 mod common;
 
+use common::gzip;
+
 use common::answers::{answer, swath_in_pieces as swath};
 
 /// JSON's reason for not taking the option; the byte commands'
@@ -58,15 +60,6 @@ const FOOTER: &str = "Totals,,1234.5\n(600 rows)\n\n";
 /// What says how the input was read, not what it holds (`records:`
 /// names the lines around them).
 const HOW: &[&str] = &["samples:", "(", "encoding:", "confidence:", "line end:", "records:"];
-
-fn gzip(plain: &Path, out: &Path) {
-    let o = std::process::Command::new("python3")
-        .args(["-c", "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read()))"])
-        .args([plain, out])
-        .output()
-        .expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-}
 
 fn utf16(plain: &Path, out: &Path) {
     let text = std::fs::read_to_string(plain).unwrap();

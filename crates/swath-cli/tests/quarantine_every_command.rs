@@ -17,6 +17,8 @@ use std::path::Path;
 
 mod common;
 
+use common::gzip;
+
 use common::answers::answer;
 use common::commands::{csv_args, taking, BYTE_COMMANDS};
 
@@ -77,15 +79,6 @@ fn exports(every: usize, crlf: bool) -> (Vec<u8>, Vec<u8>, Vec<Broken>) {
         }
     }
     (clean, dirty, broken)
-}
-
-fn gzip(plain: &Path, out: &Path) {
-    let o = std::process::Command::new("python3")
-        .args(["-c", "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read()))"])
-        .args([plain, out])
-        .output()
-        .expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
 /// `args` with the `{file}` placeholder, threads and small chunks.

@@ -76,7 +76,7 @@
 
 #![deny(missing_docs)]
 
-mod bad;
+pub mod bad;
 pub mod classify;
 mod error;
 pub mod index;

@@ -110,6 +110,16 @@ def read_csv(
     escape, comment, no_headers, flexible, lenient, max_record_size,
     encoding, skip_rows, header_row, skip_until, skip_last.
 
+    Broken records (a field too few or too many, a quoting error), as the
+    CLI's ``--on-bad``: ``on_bad="fail"`` (the default) raises CsvError;
+    ``on_bad="skip"`` leaves them out; ``on_bad="quarantine=PATH"`` copies
+    them byte for byte to PATH, their record, line, byte and reason to
+    ``PATH.errors.csv`` (``errors_json=True``: ``PATH.errors.jsonl``). A
+    ``UserWarning`` says how many were left out. ``max_bad``: an int, or a
+    str such as ``"0.5%"``: more are an error, and no file is left.
+    ``on_error="quarantine"`` puts a record whose field does not fit its
+    type aside with them.
+
     Raises CsvError (with ``.record``, ``.line``, ``.byte``, ``.path``) at
     the first problem, OSError when the file cannot be read.
     """

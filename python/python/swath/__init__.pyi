@@ -23,7 +23,7 @@ def read_csv(
     schema: SchemaArg = None,
     threads: int = 0,
     null: str = "",
-    on_error: Literal["fail", "null"] = "fail",
+    on_error: Literal["fail", "null", "quarantine"] = "fail",
     infer: Literal["sample", "full"] = "sample",
     batch_size: int = 16384,
     string_view: bool = False,
@@ -41,6 +41,9 @@ def read_csv(
     header_row: Optional[int] = None,
     skip_until: Optional[str] = None,
     skip_last: int = 0,
+    on_bad: str = "fail",
+    max_bad: Union[int, str, None] = None,
+    errors_json: bool = False,
 ) -> Any:
     """A ``pyarrow.Table``."""
 

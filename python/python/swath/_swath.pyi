@@ -137,7 +137,7 @@ def csv_to_parquet(
     schema: SchemaArg = None,
     threads: int = 0,
     null: str = "",
-    on_error: Literal["fail", "null"] = "fail",
+    on_error: Literal["fail", "null", "quarantine"] = "fail",
     infer: Literal["sample", "full"] = "sample",
     compression: Literal["zstd", "snappy", "none"] = "zstd",
     row_group_rows: int = 1048576,
@@ -157,6 +157,9 @@ def csv_to_parquet(
     header_row: Optional[int] = None,
     skip_until: Optional[str] = None,
     skip_last: int = 0,
+    on_bad: str = "fail",
+    max_bad: Union[int, str, None] = None,
+    errors_json: bool = False,
 ) -> int: ...
 
 def scan_json(

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub use swath_csv::bad::MaxBad;
+
 /// The options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BadArgs {
@@ -36,15 +38,6 @@ pub enum OnBad {
     Quarantine(PathBuf),
 }
 
-/// `--max-bad`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum MaxBad {
-    /// At most this many records.
-    Records(u64),
-    /// At most this percentage of the records read.
-    Percent(f64),
-}
-
 fn parse_on_bad(s: &str) -> Result<OnBad, String> {
     match s {
         "fail" => Ok(OnBad::Fail),
@@ -60,17 +53,7 @@ fn parse_on_bad(s: &str) -> Result<OnBad, String> {
 }
 
 fn parse_max_bad(s: &str) -> Result<MaxBad, String> {
-    let bad = || format!("{s:?}: expected a number of records (100) or a percentage (0.5%)");
-    match s.strip_suffix('%') {
-        Some(p) => {
-            let p: f64 = p.trim().parse().map_err(|_| bad())?;
-            if !(0.0..=100.0).contains(&p) {
-                return Err(format!("{s:?}: a percentage is between 0% and 100%"));
-            }
-            Ok(MaxBad::Percent(p))
-        }
-        None => s.trim().parse().map(MaxBad::Records).map_err(|_| bad()),
-    }
+    s.parse()
 }
 
 #[cfg(test)]
@@ -86,9 +69,6 @@ mod tests {
         assert!(parse_on_bad("quarantine=-").is_err());
         assert!(parse_on_bad("drop").is_err());
         assert_eq!(parse_max_bad("10"), Ok(MaxBad::Records(10)));
-        assert_eq!(parse_max_bad("0.5%"), Ok(MaxBad::Percent(0.5)));
-        assert!(parse_max_bad("101%").is_err());
-        assert!(parse_max_bad("-1").is_err());
         assert!(parse_max_bad("ten").is_err());
     }
 }

@@ -88,6 +88,18 @@ pub fn peer_python(what: &str) -> Option<String> {
     }
 }
 
+/// `plain` gzip-compressed into `out` (by Python's gzip module: a
+/// compressor that is not ours).
+#[allow(dead_code)]
+pub fn gzip(plain: &Path, out: &Path) {
+    let o = std::process::Command::new("python3")
+        .args(["-c", "import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress(open(sys.argv[1],'rb').read()))"])
+        .args([plain, out])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// A Parquet file's batches.
 #[allow(dead_code)]
 pub fn parquet_batches(p: &Path) -> Vec<RecordBatch> {

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use super::CsvOpts;
 use crate::output::json_escape::{is_plain_ascii, push_plain, push_string};
 use crate::output::Output;
-use crate::quarantine::Quarantine;
+use crate::quarantine::{drain, Quarantine};
 
 /// Convert to JSON lines: with headers, one object per record keyed by the
 /// header names in column order; with --no-headers, one array of strings.
@@ -93,15 +93,9 @@ fn run_sequential(
             Err(e) if quarantine.is_some() => rdr.put_aside(e),
             Err(e) => return Err(e.into()),
         }
-        if let Some(q) = quarantine.as_deref_mut() {
-            if rdr.has_bad_records() {
-                q.take(rdr.take_bad_records())?;
-            }
-        }
+        drain(quarantine.as_deref_mut(), &mut rdr)?;
     }
-    if let Some(q) = quarantine {
-        q.take(rdr.take_bad_records())?;
-    }
+    drain(quarantine, &mut rdr)?;
     Ok(n)
 }
 

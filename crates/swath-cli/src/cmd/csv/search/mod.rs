@@ -22,7 +22,7 @@ use swath_csv::{Reader, Record, Writer};
 use super::select::Spec;
 use super::{CsvOpts, ParOpts};
 use crate::output::Output;
-use crate::quarantine::Quarantine;
+use crate::quarantine::{drain, Quarantine};
 pub use matcher::Matcher;
 
 /// Print the records where a field matches a regex (or plain text).
@@ -252,15 +252,9 @@ pub fn search<R: Read, W: Write>(
                 w.write_record(rec.iter())?;
             }
         }
-        if let Some(q) = quarantine.as_deref_mut() {
-            if rdr.has_bad_records() {
-                q.take(rdr.take_bad_records())?;
-            }
-        }
+        drain(quarantine.as_deref_mut(), rdr)?;
     }
-    if let Some(q) = quarantine {
-        q.take(rdr.take_bad_records())?;
-    }
+    drain(quarantine, rdr)?;
     Ok((n, read))
 }
 

@@ -20,7 +20,7 @@ use super::{CsvOpts, ParOpts};
 pub use spec::Spec;
 
 use crate::output::Output;
-use crate::quarantine::Quarantine;
+use crate::quarantine::{drain, Quarantine};
 
 /// Keep, reorder or repeat columns of a CSV file.
 #[derive(Debug, clap::Args)]
@@ -118,15 +118,9 @@ pub fn select<R: Read, W: Write>(
         }
         wtr.end_record()?;
         n += 1;
-        if let Some(q) = quarantine.as_deref_mut() {
-            if rdr.has_bad_records() {
-                q.take(rdr.take_bad_records())?;
-            }
-        }
+        drain(quarantine.as_deref_mut(), &mut rdr)?;
     }
-    if let Some(q) = quarantine {
-        q.take(rdr.take_bad_records())?;
-    }
+    drain(quarantine, &mut rdr)?;
     Ok(n)
 }
 

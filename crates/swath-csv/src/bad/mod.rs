@@ -21,6 +21,10 @@
 //! [`Reader::put_aside`]: crate::Reader::put_aside
 //! [`ChunkRecords::put_aside`]: crate::ChunkRecords::put_aside
 
+mod quarantine;
+
+pub use quarantine::{describe, MaxBad, Quarantine, Sidecar, Stop};
+
 use crate::error::{Error, Position};
 use crate::RecordBlock;
 

@@ -1,0 +1,179 @@
+//! `on_bad=`, `max_bad=`, `errors_json=`: broken records kept aside by
+//! `read_csv` and `csv_to_parquet`, as the CLI's `--on-bad`, `--max-bad`
+//! and `--errors-json` (the files are `swath_csv::bad::Quarantine`'s, so
+//! they are the CLI's). The quarantine and its sidecar are written under
+//! temporary names beside them and renamed into place when the read
+//! succeeded; what was left out is said with a `UserWarning`.
+
+use std::ffi::CString;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use pyo3::exceptions::{PyUserWarning, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use swath_csv::bad::{MaxBad, Quarantine, Sidecar};
+use swath_csv::BadRecord;
+
+use crate::errors::Failure;
+
+/// The options, read from the keyword arguments while the GIL is held.
+#[derive(Clone, Debug, Default)]
+pub struct PutAside {
+    /// `None`: `on_bad="fail"`.
+    how: Option<How>,
+    max: Option<MaxBad>,
+    json: bool,
+}
+
+#[derive(Clone, Debug)]
+enum How {
+    Skip,
+    Quarantine(PathBuf),
+}
+
+impl PutAside {
+    /// Take `on_bad`, `max_bad` and `errors_json` out of `kwargs` (the rest
+    /// are the dialect's).
+    pub fn from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PutAside> {
+        let mut p = PutAside::default();
+        let Some(kwargs) = kwargs else { return Ok(p) };
+        let take = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+            let v = kwargs.get_item(key)?;
+            if v.is_some() {
+                kwargs.del_item(key)?;
+            }
+            Ok(v.filter(|v| !v.is_none()))
+        };
+        if let Some(v) = take("on_bad")? {
+            let s: String = v.extract()?;
+            p.how = match s.as_str() {
+                "fail" => None,
+                "skip" => Some(How::Skip),
+                _ => match s.strip_prefix("quarantine=") {
+                    Some(path) if !path.is_empty() => Some(How::Quarantine(path.into())),
+                    _ => {
+                        return Err(PyValueError::new_err(format!(
+                            "on_bad must be \"fail\", \"skip\" or \"quarantine=PATH\", not {s:?}"
+                        )))
+                    }
+                },
+            };
+        }
+        if let Some(v) = take("max_bad")? {
+            let text = match v.extract::<u64>() {
+                Ok(n) => n.to_string(),
+                Err(_) => v.extract::<String>()?,
+            };
+            p.max = Some(text.parse().map_err(|e: String| PyValueError::new_err(format!("max_bad: {e}")))?);
+        }
+        if let Some(v) = take("errors_json")? {
+            p.json = v.extract()?;
+        }
+        if p.how.is_none() && (p.max.is_some() || p.json) {
+            return Err(PyValueError::new_err(
+                "max_bad and errors_json need on_bad=\"skip\" or on_bad=\"quarantine=PATH\"",
+            ));
+        }
+        if p.json && matches!(p.how, Some(How::Skip)) {
+            return Err(PyValueError::new_err("errors_json needs on_bad=\"quarantine=PATH\""));
+        }
+        Ok(p)
+    }
+
+    /// Whether records are put aside.
+    pub fn is_on(&self) -> bool {
+        self.how.is_some()
+    }
+
+    /// Open the quarantine (its files under temporary names), on the
+    /// worker thread.
+    pub fn open(&self) -> Result<Option<Taking>, Failure> {
+        let Some(how) = &self.how else { return Ok(None) };
+        let (inner, paths) = match how {
+            How::Skip => (Quarantine::counting(self.max), None),
+            How::Quarantine(path) => {
+                let (sidecar, ext) = match self.json {
+                    true => (Sidecar::JsonLines, ".errors.jsonl"),
+                    false => (Sidecar::Csv, ".errors.csv"),
+                };
+                let mut errors = path.as_os_str().to_owned();
+                errors.push(ext);
+                let paths = [path.clone(), PathBuf::from(errors)];
+                let tmps = paths.clone().map(|p| crate::read::temporary_beside(&p));
+                let open = |p: &Path| {
+                    File::create(p)
+                        .map(|f| BufWriter::with_capacity(64 << 10, f))
+                        .map_err(|e| Failure::Other(format!("cannot write {}: {e}", p.display())))
+                };
+                let inner = Quarantine::writing(open(&tmps[0])?, open(&tmps[1])?, sidecar, self.max)
+                    .map_err(|e| Failure::Other(format!("cannot write {}: {e}", tmps[1].display())))?;
+                (inner, Some((paths, tmps)))
+            }
+        };
+        Ok(Some(Taking { inner, paths }))
+    }
+}
+
+/// The quarantine of one read.
+pub struct Taking {
+    inner: Quarantine<BufWriter<File>>,
+    /// The files' names and their temporary names.
+    paths: Option<([PathBuf; 2], [PathBuf; 2])>,
+}
+
+impl Taking {
+    /// Take records put aside.
+    pub fn take(&mut self, bad: Vec<BadRecord>) -> Result<(), Failure> {
+        self.inner.take(bad).map_err(|e| Failure::Value(format!("on_bad: {e}")))
+    }
+
+    /// After a read that kept `good` records: check the share, put the
+    /// files in place; what to warn about, if anything was left out.
+    pub fn finish(self, good: u64) -> Result<Option<String>, Failure> {
+        let (count, first) = (self.inner.count(), self.inner.first().map(str::to_string));
+        let files = match self.inner.finish(good) {
+            Ok(files) => files,
+            Err(e) => {
+                if let Some((_, tmps)) = &self.paths {
+                    for t in tmps {
+                        let _ = std::fs::remove_file(t);
+                    }
+                }
+                return Err(Failure::Value(format!("on_bad: {e}")));
+            }
+        };
+        let mut what = "skipped (on_bad=\"skip\")".to_string();
+        if let (Some((records, errors)), Some((paths, tmps))) = (files, &self.paths) {
+            for (w, (tmp, path)) in [records, errors].into_iter().zip(tmps.iter().zip(paths)) {
+                let fail = |e: std::io::Error| Failure::Other(format!("cannot write {}: {e}", path.display()));
+                w.into_inner().map_err(|e| fail(e.into_error()))?;
+                std::fs::rename(tmp, path).map_err(fail)?;
+            }
+            what = format!("put aside in {} (why: {})", paths[0].display(), paths[1].display());
+        }
+        Ok((count > 0).then(|| {
+            let s = if count == 1 { "" } else { "s" };
+            format!("{count} record{s} of {} {what}; the first: {}", good + count, first.unwrap_or_default())
+        }))
+    }
+
+    /// A read that failed: its files are removed.
+    pub fn abandon(self) {
+        if let Some((_, tmps)) = &self.paths {
+            for t in tmps {
+                let _ = std::fs::remove_file(t);
+            }
+        }
+    }
+}
+
+/// Say `note` (what was left out) as a `UserWarning`.
+pub fn warn(py: Python<'_>, note: Option<String>) -> PyResult<()> {
+    if let Some(note) = note {
+        let note = CString::new(note).unwrap_or_else(|_| c"records were put aside".into());
+        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &note, 1)?;
+    }
+    Ok(())
+}
