@@ -65,10 +65,7 @@ impl ReadOptions {
             csv.on_bad(swath_csv::OnBad::PutAside);
         }
         let mut b = ArrowReaderBuilder::new();
-        b.csv(csv)
-            .threads(threads)
-            .batch_size(batch_size)
-            .null_text(null.as_bytes().to_vec());
+        b.csv(csv).threads(threads).batch_size(batch_size).null_text(null.as_bytes().to_vec());
         match on_error {
             "fail" => {}
             "null" => {

@@ -66,7 +66,9 @@ impl PutAside {
                 Ok(n) => n.to_string(),
                 Err(_) => v.extract::<String>()?,
             };
-            p.max = Some(text.parse().map_err(|e: String| PyValueError::new_err(format!("max_bad: {e}")))?);
+            p.max = Some(
+                text.parse().map_err(|e: String| PyValueError::new_err(format!("max_bad: {e}")))?,
+            );
         }
         if let Some(v) = take("errors_json")? {
             p.json = v.extract()?;
@@ -107,8 +109,11 @@ impl PutAside {
                         .map(|f| BufWriter::with_capacity(64 << 10, f))
                         .map_err(|e| Failure::Other(format!("cannot write {}: {e}", p.display())))
                 };
-                let inner = Quarantine::writing(open(&tmps[0])?, open(&tmps[1])?, sidecar, self.max)
-                    .map_err(|e| Failure::Other(format!("cannot write {}: {e}", tmps[1].display())))?;
+                let inner =
+                    Quarantine::writing(open(&tmps[0])?, open(&tmps[1])?, sidecar, self.max)
+                        .map_err(|e| {
+                            Failure::Other(format!("cannot write {}: {e}", tmps[1].display()))
+                        })?;
                 (inner, Some((paths, tmps)))
             }
         };
@@ -147,7 +152,9 @@ impl Taking {
         let mut what = "skipped (on_bad=\"skip\")".to_string();
         if let (Some((records, errors)), Some((paths, tmps))) = (files, &self.paths) {
             for (w, (tmp, path)) in [records, errors].into_iter().zip(tmps.iter().zip(paths)) {
-                let fail = |e: std::io::Error| Failure::Other(format!("cannot write {}: {e}", path.display()));
+                let fail = |e: std::io::Error| {
+                    Failure::Other(format!("cannot write {}: {e}", path.display()))
+                };
                 w.into_inner().map_err(|e| fail(e.into_error()))?;
                 std::fs::rename(tmp, path).map_err(fail)?;
             }
@@ -155,7 +162,11 @@ impl Taking {
         }
         Ok((count > 0).then(|| {
             let s = if count == 1 { "" } else { "s" };
-            format!("{count} record{s} of {} {what}; the first: {}", good + count, first.unwrap_or_default())
+            format!(
+                "{count} record{s} of {} {what}; the first: {}",
+                good + count,
+                first.unwrap_or_default()
+            )
         }))
     }
 
