@@ -13,8 +13,6 @@
 //! Commands that take no `--on-bad` are listed below with the reason: a
 //! new command that writes records must take it.
 
-use std::path::Path;
-
 mod common;
 
 use common::gzip;
