@@ -242,6 +242,7 @@ pub fn parallel(data: &[u8]) {
         assert_eq!(got, want, "records, chunk {chunk}");
         assert_eq!(res.err().map(|e| describe(&e)), want_err, "error, chunk {chunk}");
     }
+    put_aside(&b, path, threads);
     // On valid CSV, every start sampled from the bytes at a place is a
     // record start of the sequential read (lenient mode takes the plan).
     if want_err.is_none() {
@@ -256,6 +257,65 @@ pub fn parallel(data: &[u8]) {
                 );
             }
         }
+    }
+}
+
+/// With broken records put aside (`OnBad::PutAside`), the parallel reader
+/// keeps and puts aside the sequential reader's records (fields, bytes,
+/// positions, errors) and stops at its error, for chunks of 1, 3 and 8
+/// bytes; and every record is one or the other, once, in file order.
+fn put_aside(b: &ReaderBuilder, path: &std::path::Path, threads: usize) {
+    use swath_csv::{BadRecord, OnBad, ParallelReader};
+
+    type Split = (Vec<(Vec<Vec<u8>>, u64)>, Vec<(u64, Vec<u8>, String)>, Option<String>);
+    let describe = |e: &swath_csv::Error| {
+        format!("{:?} at {:?} in {:?}", e.kind(), e.position(), e.record_position())
+    };
+    let bad_of = |b: &BadRecord| (b.position().byte, b.bytes().to_vec(), describe(b.error()));
+    let mut b = b.clone();
+    b.on_bad(OnBad::PutAside);
+    let Ok(mut rdr) = b.from_path(path) else { return };
+    let mut want: Split = (Vec::new(), Vec::new(), None);
+    loop {
+        match rdr.next_record() {
+            Ok(Some(r)) => want.0.push((r.iter().map(<[u8]>::to_vec).collect(), r.position().byte)),
+            Ok(None) => break,
+            Err(e) => {
+                want.2 = Some(describe(&e));
+                break;
+            }
+        }
+    }
+    want.1 = rdr.take_bad_records().iter().map(bad_of).collect();
+    // Each record once: the good and the bad records' starts differ.
+    let mut starts: Vec<u64> =
+        want.0.iter().map(|r| r.1).chain(want.1.iter().map(|r| r.0)).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    assert_eq!(starts.len(), want.0.len() + want.1.len(), "a record kept twice");
+    for w in want.1.windows(2) {
+        assert!(w[0].0 + w[0].1.len() as u64 <= w[1].0, "records put aside overlap");
+    }
+    for chunk in [1, 3, 8] {
+        let mut pr =
+            ParallelReader::new(&b, path).threads(threads).chunk_size(chunk).relative_numbers(true);
+        let mut got: Split = (Vec::new(), Vec::new(), None);
+        let res = pr.for_each_chunk_ordered_with_bad(
+            Vec::new,
+            |out: &mut Vec<_>, recs| {
+                while let Some(r) = recs.next_record()? {
+                    out.push((r.iter().map(<[u8]>::to_vec).collect(), r.position().byte));
+                }
+                Ok::<(), swath_csv::Error>(())
+            },
+            |good, bad| {
+                got.0.extend(good);
+                got.1.extend(bad.iter().map(bad_of));
+                Ok(())
+            },
+        );
+        got.2 = res.err().map(|e| describe(&e));
+        assert_eq!(got, want, "put aside, chunk {chunk}");
     }
 }
 
