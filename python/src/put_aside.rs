@@ -96,13 +96,8 @@ impl PutAside {
         let (inner, paths) = match how {
             How::Skip => (Quarantine::counting(self.max), None),
             How::Quarantine(path) => {
-                let (sidecar, ext) = match self.json {
-                    true => (Sidecar::JsonLines, ".errors.jsonl"),
-                    false => (Sidecar::Csv, ".errors.csv"),
-                };
-                let mut errors = path.as_os_str().to_owned();
-                errors.push(ext);
-                let paths = [path.clone(), PathBuf::from(errors)];
+                let sidecar = Sidecar::json_if(self.json);
+                let paths = [path.clone(), sidecar.path_beside(path)];
                 let tmps = paths.clone().map(|p| crate::read::temporary_beside(&p));
                 let open = |p: &Path| {
                     File::create(p)

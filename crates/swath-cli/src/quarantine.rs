@@ -58,13 +58,8 @@ impl Quarantine {
                 (bad::Quarantine::counting(args.max_bad), None)
             }
             OnBad::Quarantine(path) => {
-                let (sidecar, ext) = match args.errors_json {
-                    true => (Sidecar::JsonLines, ".errors.jsonl"),
-                    false => (Sidecar::Csv, ".errors.csv"),
-                };
-                let mut errors_path = path.as_os_str().to_owned();
-                errors_path.push(ext);
-                let errors_path = PathBuf::from(errors_path);
+                let sidecar = Sidecar::json_if(args.errors_json);
+                let errors_path = sidecar.path_beside(path);
                 let inner = bad::Quarantine::writing(
                     create(path)?,
                     create(&errors_path)?,

@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use super::BadRecord;
 
@@ -44,6 +45,28 @@ pub enum Sidecar {
     /// One object a line: `record`, `line`, `byte`, `reason`, `at_byte`
     /// (the offending byte).
     JsonLines,
+}
+
+impl Sidecar {
+    /// The JSON-lines sidecar when `json`, else the CSV one.
+    pub fn json_if(json: bool) -> Sidecar {
+        if json {
+            Sidecar::JsonLines
+        } else {
+            Sidecar::Csv
+        }
+    }
+
+    /// Its name beside the quarantine at `path`: `PATH.errors.csv` or
+    /// `PATH.errors.jsonl`.
+    pub fn path_beside(self, path: &Path) -> PathBuf {
+        let mut name = path.as_os_str().to_owned();
+        name.push(match self {
+            Sidecar::Csv => ".errors.csv",
+            Sidecar::JsonLines => ".errors.jsonl",
+        });
+        PathBuf::from(name)
+    }
 }
 
 /// Why taking records put aside stopped the run.
