@@ -136,11 +136,7 @@ impl Taking {
         let files = match self.inner.finish(good) {
             Ok(files) => files,
             Err(e) => {
-                if let Some((_, tmps)) = &self.paths {
-                    for t in tmps {
-                        let _ = std::fs::remove_file(t);
-                    }
-                }
+                remove_temporaries(&self.paths);
                 return Err(Failure::Value(format!("on_bad: {e}")));
             }
         };
@@ -167,10 +163,15 @@ impl Taking {
 
     /// A read that failed: its files are removed.
     pub fn abandon(self) {
-        if let Some((_, tmps)) = &self.paths {
-            for t in tmps {
-                let _ = std::fs::remove_file(t);
-            }
+        remove_temporaries(&self.paths);
+    }
+}
+
+/// Remove the files written under temporary names (the read failed).
+fn remove_temporaries(paths: &Option<([PathBuf; 2], [PathBuf; 2])>) {
+    if let Some((_, tmps)) = paths {
+        for t in tmps {
+            let _ = std::fs::remove_file(t);
         }
     }
 }
