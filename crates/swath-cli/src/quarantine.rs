@@ -1,8 +1,8 @@
 //! Broken records put aside (`--on-bad skip|quarantine=FILE`,
 //! `--max-bad`): the reader hands them over in file order
-//! (`swath_csv::BadRecord`); `swath_csv::bad::Quarantine` copies each
-//! one's bytes to the quarantine file and its record, line, byte and
-//! reason to the sidecar (`FILE.errors.csv`, or `FILE.errors.jsonl`),
+//! (`swath_csv::BadRecord`, `swath_json::BadRecord`);
+//! `swath_csv::bad::Quarantine` copies each one's bytes to the quarantine
+//! file and its record, line, byte and reason to the sidecar (`FILE.errors.csv`, or `FILE.errors.jsonl`),
 //! counts them and stops the run past `--max-bad`; this opens the files
 //! and says on stderr what was left out.
 //!
@@ -15,8 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use swath_csv::bad::{self, Sidecar, Stop};
-use swath_csv::BadRecord;
+use swath_csv::bad::{self, Aside, Sidecar, Stop};
 
 use crate::args::on_bad::{BadArgs, OnBad};
 use crate::output::Output;
@@ -78,7 +77,7 @@ impl Quarantine {
     /// # Errors
     ///
     /// A write error, or more records than `--max-bad N`.
-    pub fn take(&mut self, bad: Vec<BadRecord>) -> Result<()> {
+    pub fn take<B: Aside>(&mut self, bad: impl IntoIterator<Item = B>) -> Result<()> {
         self.inner.take(bad).map_err(|e| self.stopped(e))
     }
 

@@ -18,7 +18,7 @@ mod common;
 use common::gzip;
 
 use common::answers::answer;
-use common::commands::{csv_args, taking, BYTE_COMMANDS};
+use common::commands::{csv_args, json_args, taking, BYTE_COMMANDS};
 
 /// The commands with an input and no `--on-bad`, and why.
 const WITHOUT: &[(&str, &str)] = &[
@@ -33,7 +33,14 @@ const WITHOUT: &[(&str, &str)] = &[
     ("csv slice", "copies the input's bytes of a range of records"),
     ("csv tail", "copies the input's bytes of the last records"),
     ("csv sample", "prints records at sampled starts"),
-    ("json ", "JSON lines put aside: not yet"),
+    ("json count", "counts records; json check lists the broken ones"),
+    ("json check", "lists every broken record: that is its job"),
+    ("json schema", "writes no records"),
+    ("json index", "checkpoints a file that reads cleanly"),
+    ("json slice", "copies the input's bytes of a range of records"),
+    ("json tail", "copies the input's bytes of the last records"),
+    ("json sample", "prints records at sampled starts"),
+    ("json split", "not yet: its plan counts records by the checkpoint index"),
     ("lines ", "lines are bytes"),
 ];
 
@@ -120,7 +127,10 @@ fn positions_only(sidecar: &[u8]) -> (Vec<u8>, Vec<String>) {
 #[test]
 fn every_command_that_writes_records_puts_broken_ones_aside() {
     let without: Vec<(&str, &str)> = WITHOUT.iter().chain(BYTE_COMMANDS).copied().collect();
-    let cmds = taking("--on-bad <", &without);
+    let cmds: Vec<_> = taking("--on-bad <", &without)
+        .into_iter()
+        .filter(|(c, _)| !c.starts_with("json "))
+        .collect();
     let names: Vec<&str> = cmds.iter().map(|(c, _)| c.as_str()).collect();
     for must in ["csv select", "csv search", "csv to-json", "csv to-parquet", "csv to-arrow"] {
         assert!(names.contains(&must), "{must} takes no --on-bad");
@@ -360,5 +370,191 @@ fn split_by_bytes_leaves_the_broken_records_out_of_its_parts() {
         assert_eq!(records, 500, "-n {parts}: {doc}");
         let q = std::fs::read(dir.path().join("q.csv")).unwrap();
         assert_eq!(q, broken.iter().flat_map(|b| b.bytes.clone()).collect::<Vec<u8>>());
+    }
+}
+
+/// The JSON-lines export: good lines, and the same with broken ones put
+/// in (cut short, not an object, a comma too many, a key twice, a bare
+/// word), blank lines and CRLF among them, with what was put where (the
+/// record counts every object, broken ones too).
+fn json_exports(every: usize, crlf: bool) -> (Vec<u8>, Vec<u8>, Vec<Broken>) {
+    let made: [&str; 5] = [
+        r#"{"id":7,"name":"cut"#,
+        "[1,2]",
+        r#"{"id":8,"name":"x",}"#,
+        r#"{"id":9,"id":9}"#,
+        "nope",
+    ];
+    let (mut clean, mut dirty, mut broken) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut record, mut line) = (0u64, 0u64);
+    for i in 0..500usize {
+        let eol = if crlf && i % 3 == 0 { "\r\n" } else { "\n" };
+        let name = [r"ann", r#"b\"ob"#, "Zoë", r"d\\an"][i % 4];
+        let rec = format!(
+            r#"{{"id":{i},"name":"{name}","req":{{"ms":{}.5}},"tags":["t{i}"]}}{eol}"#,
+            i % 97
+        );
+        for out in [&mut clean, &mut dirty] {
+            out.extend_from_slice(rec.as_bytes());
+        }
+        record += 1;
+        line += 1;
+        if i % 50 == 7 {
+            for out in [&mut clean, &mut dirty] {
+                out.extend_from_slice(b"\n");
+            }
+            line += 1;
+        }
+        if i % every == every - 1 {
+            let bytes = format!("{}{eol}", made[(i / every) % made.len()]).into_bytes();
+            record += 1;
+            line += 1;
+            broken.push(Broken { bytes: bytes.clone(), record, line, byte: dirty.len() as u64 });
+            dirty.extend_from_slice(&bytes);
+        }
+    }
+    (clean, dirty, broken)
+}
+
+#[test]
+fn every_json_command_that_writes_records_puts_broken_ones_aside() {
+    let without: Vec<(&str, &str)> = WITHOUT.iter().chain(BYTE_COMMANDS).copied().collect();
+    let cmds: Vec<_> = taking("--on-bad <", &without)
+        .into_iter()
+        .filter(|(c, _)| c.starts_with("json "))
+        .collect();
+    let names: Vec<&str> = cmds.iter().map(|(c, _)| c.as_str()).collect();
+    for must in ["json select", "json to-csv", "json to-parquet", "json to-arrow"] {
+        assert!(names.contains(&must), "{must} takes no --on-bad");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for crlf in [false, true] {
+        let (clean, dirty, broken) = json_exports(37, crlf);
+        assert!(broken.len() >= 13);
+        let clean_path = dir.path().join("export.jsonl");
+        let dirty_path = dir.path().join("dirty.jsonl");
+        std::fs::write(&clean_path, &clean).unwrap();
+        std::fs::write(&dirty_path, &dirty).unwrap();
+        let dirty_gz = dir.path().join("dirty.jsonl.gz");
+        gzip(&dirty_path, &dirty_gz);
+        let (want_q, want_why) = expected_quarantine(&broken);
+        for (cmd, _) in &cmds {
+            let (base, _) = json_args(cmd);
+            let out = dir.path().join("out");
+            let _ = std::fs::remove_dir_all(&out);
+            let (want, err) =
+                answer(cmd, &argv(&base, "1", &[]), &clean_path, &clean_path, &out, &[]);
+            assert_eq!(want.code, 0, "{cmd} on the clean export: {err}");
+            for (input, threads) in
+                [(&dirty_path, "1"), (&dirty_path, "2"), (&dirty_path, "3"), (&dirty_gz, "2")]
+            {
+                let ctx = format!("{cmd} on {} at {threads} threads, crlf {crlf}", input.display());
+                let out = dir.path().join(format!("out-{threads}"));
+                let _ = std::fs::remove_dir_all(&out);
+                let q = ["--on-bad".to_string(), "quarantine={out}/q.jsonl".to_string()];
+                let (mut got, err) =
+                    answer(cmd, &argv(&base, threads, &q), input, &clean_path, &out, &[]);
+                assert_eq!(got.code, 1, "{ctx}: {err}");
+                assert!(
+                    err.contains(&format!("{} records of", broken.len())),
+                    "{ctx}: the count on stderr: {err}"
+                );
+                let q_bytes = got.outputs.remove("q.jsonl").expect("the quarantine file");
+                let why = got.outputs.remove("q.jsonl.errors.csv").expect("the sidecar");
+                assert!(
+                    q_bytes == want_q,
+                    "{ctx}: the quarantine holds:\n{}",
+                    String::from_utf8_lossy(&q_bytes)
+                );
+                let (positions, reasons) = positions_only(&why);
+                assert_eq!(
+                    String::from_utf8(positions).unwrap(),
+                    String::from_utf8(want_why.clone()).unwrap(),
+                    "{ctx}"
+                );
+                assert!(reasons.iter().all(|r| r.len() > 4), "{ctx}: {reasons:?}");
+                got.code = 0;
+                assert_eq!(got, want, "{ctx}: {err}");
+            }
+            // Past --max-bad: an error, nothing left; without --on-bad, the
+            // error it always was.
+            for extra in [
+                vec!["--on-bad", "quarantine={out}/q.jsonl", "--max-bad", "3"],
+                vec!["--on-bad", "skip", "--max-bad", "1%"],
+                vec![],
+            ] {
+                let extra: Vec<String> = extra.into_iter().map(String::from).collect();
+                let out = dir.path().join("out-max");
+                let _ = std::fs::remove_dir_all(&out);
+                let (got, err) =
+                    answer(cmd, &argv(&base, "2", &extra), &dirty_path, &clean_path, &out, &[]);
+                let ctx = format!("{cmd} {extra:?}");
+                assert_eq!(got.code, 2, "{ctx}: {err}");
+                assert!(got.outputs.is_empty(), "{ctx}: left {:?}", got.outputs.keys());
+                let first = &broken[0];
+                if extra.is_empty() {
+                    assert!(err.contains(&format!("record {}", first.record)), "{ctx}: {err}");
+                } else {
+                    assert!(err.contains("--max-bad"), "{ctx}: {err}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_json_value_that_does_not_fit_is_put_aside_by_the_typed_commands() {
+    let mut clean = String::new();
+    let mut dirty = String::new();
+    let mut want_q = String::new();
+    for i in 0..200 {
+        let good = format!("{{\"id\":{i},\"amount\":{}.5,\"tags\":[{i},1]}}\n", i % 13);
+        clean.push_str(&good);
+        dirty.push_str(&good);
+        if i % 23 == 5 {
+            // Half way through its list, or at its last field.
+            let bad = if i % 2 == 0 {
+                format!("{{\"id\":{i},\"amount\":1.5,\"tags\":[1,2,\"x\"]}}\n")
+            } else {
+                format!("{{\"id\":{i},\"tags\":[3],\"amount\":\"n/a\"}}\n")
+            };
+            dirty.push_str(&bad);
+            want_q.push_str(&bad);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (c, d) = (dir.path().join("clean.jsonl"), dir.path().join("dirty.jsonl"));
+    std::fs::write(&c, clean).unwrap();
+    std::fs::write(&d, dirty).unwrap();
+    // The clean file's schema, given whole: inferred from the dirty file,
+    // tags would be text (mixed), and every value would fit.
+    let schema = dir.path().join("schema.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_swath"))
+        .args(["json", "schema", "--json", c.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::write(&schema, &o.stdout).unwrap();
+    for cmd in ["json to-parquet", "json to-arrow"] {
+        let (mut base, _) = json_args(cmd);
+        base.extend(["--schema", schema.to_str().unwrap()]);
+        let out = dir.path().join("out");
+        let (want, err) = answer(cmd, &argv(&base, "1", &[]), &c, &c, &out, &[]);
+        assert_eq!(want.code, 0, "{err}");
+        for threads in ["1", "2"] {
+            let out = dir.path().join(format!("out{threads}"));
+            let extra = ["--on-bad", "quarantine={out}/q.jsonl"].map(String::from);
+            let (mut got, err) = answer(cmd, &argv(&base, threads, &extra), &d, &c, &out, &[]);
+            assert_eq!(got.code, 1, "{cmd}: {err}");
+            assert_eq!(
+                got.outputs.remove("q.jsonl").unwrap(),
+                want_q.as_bytes(),
+                "{cmd} {threads}"
+            );
+            let why = String::from_utf8(got.outputs.remove("q.jsonl.errors.csv").unwrap()).unwrap();
+            assert!(why.contains("field \"\"amount\"\""), "{why}");
+            assert!(why.contains("field \"\"tags.[]\"\""), "{why}");
+            assert_eq!(got.outputs, want.outputs, "{cmd} at {threads} threads");
+        }
     }
 }

@@ -306,6 +306,15 @@ impl StructCol {
     fn finish_columns(&mut self) -> Result<Vec<ArrayRef>, ArrowError> {
         self.cols.iter_mut().map(Col::finish).collect()
     }
+
+    /// Keep the first `rows` objects: what a line that failed half way
+    /// appended is dropped (its fields may hold one value more than others).
+    fn truncate(&mut self, rows: usize) {
+        self.nulls.truncate(rows);
+        for col in &mut self.cols {
+            col.truncate(rows);
+        }
+    }
 }
 
 impl Col {
@@ -339,6 +348,19 @@ impl Col {
             Col::List { offsets, nulls, .. } => {
                 offsets.push(*offsets.last().unwrap_or(&0));
                 nulls.append_null();
+            }
+        }
+    }
+
+    /// Keep the first `rows` values (and their lists' items).
+    fn truncate(&mut self, rows: usize) {
+        match self {
+            Col::Leaf(leaf) => leaf.truncate(rows),
+            Col::Struct(s) => s.truncate(rows),
+            Col::List { offsets, child, nulls, .. } => {
+                offsets.truncate(rows + 1);
+                nulls.truncate(rows);
+                child.truncate(offsets.last().map_or(0, |&n| n as usize));
             }
         }
     }
@@ -577,9 +599,18 @@ impl Decoder {
     /// # Errors
     ///
     /// The line is not one JSON object, or a value does not fit its field.
-    /// The decoder is then in an unknown state: [`Decoder::reset`] it
-    /// before the next line.
+    /// Nothing of the line is kept: the decoder reads on from the rows
+    /// before it.
     pub fn line(&mut self, line: &[u8]) -> Result<bool, Bad> {
+        let res = self.line_or_half(line);
+        if res.is_err() {
+            self.root.truncate(self.rows);
+        }
+        res
+    }
+
+    /// [`Decoder::line`], leaving half a line in the builders on an error.
+    fn line_or_half(&mut self, line: &[u8]) -> Result<bool, Bad> {
         let mut c = Cursor::new(line);
         match c.peek() {
             None => return Ok(false),

@@ -53,6 +53,7 @@
 
 #![deny(missing_docs)]
 
+pub mod bad;
 mod batches;
 pub mod checkpoints;
 pub mod decode;
@@ -64,6 +65,7 @@ pub mod records;
 pub mod scan;
 pub mod select;
 
+pub use bad::{BadRecord, OnBad};
 pub use batches::JsonBatches;
 pub use error::{Error, Result};
 pub use reader::{

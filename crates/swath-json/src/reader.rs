@@ -14,6 +14,7 @@ use swath::range::read_full_at;
 use swath::{Position, Source};
 pub use swath_arrow::Infer;
 
+use crate::bad::{BadRecord, ChunkAside, OnBad};
 use crate::decode::{Bad, Decoder};
 use crate::error::{Error, Result};
 use crate::infer::{schema_of, Inference, Obj};
@@ -34,6 +35,7 @@ pub struct JsonReaderBuilder {
     batch_size: usize,
     infer: Infer,
     records: Records,
+    on_bad: OnBad,
 }
 
 impl Default for JsonReaderBuilder {
@@ -78,10 +80,13 @@ pub struct Inferred {
     pub shape: Shape,
 }
 
-/// One chunk's decoding: its batches, objects, and where it stopped.
+/// One chunk's decoding: its batches, objects, records put aside, and
+/// where it stopped.
 struct Decoded {
     batches: Vec<RecordBatch>,
+    /// Objects decoded.
     records: u64,
+    aside: ChunkAside,
     bad: Option<(u64, u64, u64, Bad)>,
 }
 
@@ -98,7 +103,24 @@ impl JsonReaderBuilder {
             batch_size: DEFAULT_BATCH_SIZE,
             infer: Infer::default(),
             records: Records::Auto,
+            on_bad: OnBad::Fail,
         }
+    }
+
+    /// What to do with a record that is not one JSON object or whose value
+    /// does not fit its field: fail there ([`OnBad::Fail`], the default),
+    /// or put it aside and read on ([`OnBad::PutAside`]; the records go to
+    /// [`for_each_batch_with_bad`](Self::for_each_batch_with_bad)'s
+    /// `aside`). Errors of the input itself (reading, a line over the
+    /// limit, a document's framing) still stop the read.
+    pub fn on_bad(&mut self, on_bad: OnBad) -> &mut Self {
+        self.on_bad = on_bad;
+        self
+    }
+
+    /// Whether broken records are put aside.
+    pub fn puts_aside(&self) -> bool {
+        self.on_bad == OnBad::PutAside
     }
 
     /// Where the records are ([`Records::Auto`] by default: decided from
@@ -376,7 +398,9 @@ impl JsonReaderBuilder {
     }
 
     /// Decode every line of `src` into batches of `schema` and hand them to
-    /// `f` in file order. Returns the objects read.
+    /// `f` in file order. Returns the objects read. Records put aside
+    /// ([`on_bad`](Self::on_bad)) are dropped: see
+    /// [`for_each_batch_with_bad`](Self::for_each_batch_with_bad).
     ///
     /// # Errors
     ///
@@ -387,24 +411,48 @@ impl JsonReaderBuilder {
         &self,
         src: &mut Source,
         schema: SchemaRef,
+        f: impl FnMut(RecordBatch) -> Result<()>,
+    ) -> Result<u64> {
+        self.for_each_batch_with_bad(src, schema, f, |_| Ok(()))
+    }
+
+    /// [`for_each_batch`](Self::for_each_batch), handing the records put
+    /// aside to `aside` in file order, each chunk's after its batches.
+    /// Returns the objects read (those put aside not among them).
+    ///
+    /// # Errors
+    ///
+    /// As [`for_each_batch`](Self::for_each_batch); `aside`'s errors.
+    pub fn for_each_batch_with_bad(
+        &self,
+        src: &mut Source,
+        schema: SchemaRef,
         mut f: impl FnMut(RecordBatch) -> Result<()>,
+        mut aside: impl FnMut(Vec<BadRecord>) -> Result<()>,
     ) -> Result<u64> {
         // The schema's types are checked once, here.
         Decoder::new(schema.clone())?;
         let path = src.path().map(|p| p.to_path_buf());
         let batch_size = self.batch_size;
-        let mut records = 0u64;
+        let puts_aside = self.puts_aside();
+        // Objects read, and records put aside.
+        let (mut records, mut set_aside) = (0u64, 0u64);
         let mut fail = None;
         self.for_each_chunk(
             src,
-            |lines| decode_chunk(lines, &schema, batch_size),
+            |lines| decode_chunk(lines, &schema, batch_size, puts_aside),
             |out, lines_before| {
                 for b in out.batches {
                     f(b)?;
                 }
+                let before = records + set_aside;
                 if let Some((i, rec, off, bad)) = out.bad {
-                    fail = Some(line_error(&path, lines_before + i + 1, records + rec, off, &bad));
+                    fail = Some(line_error(&path, lines_before + i + 1, before + rec, off, &bad));
                     return Ok(false);
+                }
+                if !out.aside.is_empty() {
+                    set_aside += out.aside.len() as u64;
+                    aside(out.aside.place(lines_before, before))?;
                 }
                 records += out.records;
                 Ok(true)
@@ -623,8 +671,9 @@ impl JsonReaderBuilder {
                     let res = match &mut dec {
                         Some(d) => {
                             let r = d.line(line.bytes);
-                            // Nothing is kept: drop the rows now and then.
-                            if r.is_err() || d.rows() >= 4096 {
+                            // Nothing is kept: drop the rows now and then
+                            // (a bad line leaves none of itself).
+                            if d.rows() >= 4096 {
                                 d.reset();
                             }
                             r
@@ -695,13 +744,21 @@ pub(crate) fn is_blank(line: &[u8]) -> bool {
     line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 
-fn decode_chunk(lines: &mut Lines<'_>, schema: &SchemaRef, batch_size: usize) -> Decoded {
-    let mut out = Decoded { batches: Vec::new(), records: 0, bad: None };
+fn decode_chunk(
+    lines: &mut Lines<'_>,
+    schema: &SchemaRef,
+    batch_size: usize,
+    puts_aside: bool,
+) -> Decoded {
+    let mut out =
+        Decoded { batches: Vec::new(), records: 0, aside: ChunkAside::default(), bad: None };
     let mut dec = match Decoder::new(schema.clone()) {
         Ok(d) => d,
         Err(_) => return out,
     };
     while let Some(line) = lines.next_line() {
+        // The chunk's records so far, those put aside counted.
+        let seen = out.records + out.aside.len() as u64;
         match dec.line(line.bytes) {
             Ok(true) => {
                 out.records += 1;
@@ -709,23 +766,26 @@ fn decode_chunk(lines: &mut Lines<'_>, schema: &SchemaRef, batch_size: usize) ->
                     match dec.finish() {
                         Ok(b) => out.batches.push(b),
                         Err(e) => {
-                            out.bad = Some((line.index, out.records, line.offset, arrow_bad(e)));
+                            out.bad = Some((line.index, seen + 1, line.offset, arrow_bad(e)));
                             return out;
                         }
                     }
                 }
             }
             Ok(false) => {}
+            // The decoder dropped what it had of the line.
+            Err(bad) if puts_aside => out.aside.push(&line, seen + 1, bad),
             Err(bad) => {
-                out.bad = Some((line_at(&line, &bad), out.records + 1, line.offset, bad));
+                out.bad = Some((line_at(&line, &bad), seen + 1, line.offset, bad));
                 return out;
             }
         }
     }
     if dec.rows() > 0 {
+        let seen = out.records + out.aside.len() as u64;
         match dec.finish() {
             Ok(b) => out.batches.push(b),
-            Err(e) => out.bad = Some((0, out.records, 0, arrow_bad(e))),
+            Err(e) => out.bad = Some((0, seen, 0, arrow_bad(e))),
         }
     }
     out
@@ -988,7 +1048,7 @@ impl RangeBatches {
                     .map_err(|e| self.named(e.into()))?;
             self.next = stop;
             let mut lines = piece.lines(self.cut.max_line);
-            let out = decode_chunk(&mut lines, &self.schema, self.batch_size);
+            let out = decode_chunk(&mut lines, &self.schema, self.batch_size, false);
             let stopped = piece.stopped_at(&lines);
             self.spare = piece.buf;
             self.queue.extend(out.batches);
@@ -1026,7 +1086,7 @@ impl RangeBatches {
                 }
                 Ok(Some(piece)) => {
                     let mut lines = Lines::framed(piece.bytes, piece.offset, piece.spans, 0);
-                    let out = decode_chunk(&mut lines, &self.schema, self.batch_size);
+                    let out = decode_chunk(&mut lines, &self.schema, self.batch_size, false);
                     self.queue.extend(out.batches);
                     if let Some((_, _, off, bad)) = out.bad {
                         let at = off + bad.at() as u64;

@@ -70,6 +70,9 @@ pub struct Span {
 pub struct Line<'a> {
     /// The bytes, without `\n` (a `\r` before it is the format's to judge).
     pub bytes: &'a [u8],
+    /// The bytes with the `\n` that ends the line, when one does (a framed
+    /// record: its bytes): what a quarantine keeps of a broken record.
+    pub raw: &'a [u8],
     /// Absolute byte offset of the line's first byte.
     pub offset: u64,
     /// Index of the line in its chunk.
@@ -116,6 +119,7 @@ impl<'a> Lines<'a> {
             self.count += 1;
             return Some(Line {
                 bytes: &self.bytes[s.start..s.end],
+                raw: &self.bytes[s.start..s.end],
                 offset: self.offset + s.start as u64,
                 index: s.line,
             });
@@ -132,8 +136,12 @@ impl<'a> Lines<'a> {
             self.too_long = Some(self.at);
             return None;
         }
-        let line =
-            Line { bytes: &rest[..len], offset: self.offset + self.at as u64, index: self.count };
+        let line = Line {
+            bytes: &rest[..len],
+            raw: &rest[..next],
+            offset: self.offset + self.at as u64,
+            index: self.count,
+        };
         self.at += next;
         self.count += 1;
         Some(line)

@@ -8,8 +8,10 @@ pub use swath_csv::bad::MaxBad;
 /// The options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BadArgs {
-    /// A broken record (a field too many or too few, a quoting error; for
-    /// to-json invalid UTF-8): `fail` (stop with its error, the default),
+    /// A broken record (CSV: a field too many or too few, a quoting error,
+    /// and for to-json invalid UTF-8; JSON: not one object, a key twice, a
+    /// value that does not fit its field): `fail` (stop with its error, the
+    /// default),
     /// `skip` (leave it out), or `quarantine=FILE` (copy it byte for byte,
     /// in file order, to FILE, and its record, line, byte and reason to
     /// FILE.errors.csv). The count goes to stderr, and the exit status is

@@ -105,3 +105,16 @@ pub fn csv_args(cmd: &str) -> (Vec<&'static str>, bool) {
         _ => (vec!["{file}"], false),
     }
 }
+
+/// The arguments each json command that writes records needs beyond its
+/// file, as [`csv_args`] has them.
+#[allow(dead_code)]
+pub fn json_args(cmd: &str) -> (Vec<&'static str>, bool) {
+    match cmd {
+        "json select" => (vec!["-f", "id,name,req.ms", "{file}"], false),
+        "json to-parquet" => (vec!["{file}", "-o", "{out}/o.parquet"], false),
+        "json to-arrow" => (vec!["{file}", "-o", "{out}/o.arrow"], false),
+        "json split" => (vec!["{file}", "--rows", "150", "-o", "{out}"], false),
+        _ => (vec!["{file}"], false),
+    }
+}

@@ -103,6 +103,38 @@ impl BadRecord {
 }
 
 /// `p` with `records` and `lines` added.
+/// A record put aside, as the quarantine writes it: a CSV record
+/// ([`BadRecord`]) or any other format's (a JSON line).
+pub trait Aside {
+    /// Where the record starts.
+    fn position(&self) -> Position;
+    /// Its bytes, terminator included: what the quarantine file holds.
+    fn bytes(&self) -> &[u8];
+    /// Why, without the position (the sidecar's reason).
+    fn reason(&self) -> String;
+    /// The byte found wrong (the record's first when nothing narrower is
+    /// known).
+    fn at_byte(&self) -> u64;
+}
+
+impl Aside for BadRecord {
+    fn position(&self) -> Position {
+        self.position
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn reason(&self) -> String {
+        self.error.kind().to_string()
+    }
+
+    fn at_byte(&self) -> u64 {
+        self.error.position().map_or(self.position.byte, |a| a.byte)
+    }
+}
+
 pub(crate) fn shifted(p: Position, records: u64, lines: u64) -> Position {
     Position::new(p.byte, p.line + lines, p.record + records)
 }

@@ -7,7 +7,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::BadRecord;
+use super::Aside;
 
 /// The most records a run may put aside.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,9 +119,9 @@ impl fmt::Display for Stop {
 impl std::error::Error for Stop {}
 
 /// Where `b` is and why, without the input's name.
-pub fn describe(b: &BadRecord) -> String {
+pub fn describe(b: &impl Aside) -> String {
     let p = b.position();
-    format!("record {} (line {}, byte {}): {}", p.record, p.line, p.byte, b.error().kind())
+    format!("record {} (line {}, byte {}): {}", p.record, p.line, p.byte, b.reason())
 }
 
 /// Records put aside: counted, checked against a limit, and written to a
@@ -178,7 +178,7 @@ impl<W: Write> Quarantine<W> {
     /// # Errors
     ///
     /// More than `MaxBad::Records` of them, a write error.
-    pub fn take(&mut self, bad: Vec<BadRecord>) -> Result<(), Stop> {
+    pub fn take<B: Aside>(&mut self, bad: impl IntoIterator<Item = B>) -> Result<(), Stop> {
         for b in bad {
             self.count += 1;
             if self.first.is_none() {
@@ -232,9 +232,9 @@ impl<W: Write> Quarantine<W> {
 }
 
 /// `b`'s line of the sidecar, into `out` (cleared first).
-fn sidecar_line(b: &BadRecord, sidecar: Sidecar, out: &mut Vec<u8>) {
+fn sidecar_line(b: &impl Aside, sidecar: Sidecar, out: &mut Vec<u8>) {
     let p = b.position();
-    let reason = b.error().kind().to_string();
+    let reason = b.reason();
     out.clear();
     match sidecar {
         Sidecar::Csv => {
@@ -243,7 +243,7 @@ fn sidecar_line(b: &BadRecord, sidecar: Sidecar, out: &mut Vec<u8>) {
             out.extend_from_slice(b"\"\n");
         }
         Sidecar::JsonLines => {
-            let at = b.error().position().map_or(p.byte, |a| a.byte);
+            let at = b.at_byte();
             out.extend_from_slice(
                 format!(
                     "{{\"record\":{},\"line\":{},\"byte\":{},\"at_byte\":{at},\"reason\":\"",
@@ -269,6 +269,7 @@ fn sidecar_line(b: &BadRecord, sidecar: Sidecar, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::BadRecord;
     use crate::{Error, ErrorKind, Position};
 
     fn bad(record: u64, text: &str) -> BadRecord {

@@ -7,11 +7,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use swath::Position;
+use swath_json::bad::ChunkAside;
 use swath_json::decode::Bad;
 use swath_json::select::Selector;
 
 use super::JsonOpts;
 use crate::output::Output;
+use crate::quarantine::Quarantine;
 
 /// Pick fields by path (`-f ts,req.status`) out of every line: CSV with a
 /// header (strings as their text, other values as their JSON text, null or
@@ -35,6 +37,8 @@ pub struct Args {
     /// complete.
     #[arg(short, long, default_value = "-")]
     output: PathBuf,
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
 }
 
 /// Run `swath json select`.
@@ -52,7 +56,13 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
     let format = if args.json { Format::Json } else { Format::Csv };
     let src = args.opts.open()?;
     let b = args.opts.builder();
-    let out = Selected { names: &args.fields, paths: &paths, format, output: &args.output };
+    let out = Selected {
+        names: &args.fields,
+        paths: &paths,
+        format,
+        output: &args.output,
+        bad: &args.bad,
+    };
     write_selected(&args.opts, &b, src, quiet, &out)
 }
 
@@ -71,6 +81,8 @@ pub struct Selected<'a> {
     pub paths: &'a [Vec<String>],
     pub format: Format,
     pub output: &'a std::path::Path,
+    /// What to do with a broken record.
+    pub bad: &'a crate::args::on_bad::BadArgs,
 }
 
 /// Pick the paths from every line of `src` and write them out: `select`,
@@ -82,7 +94,9 @@ pub fn write_selected(
     quiet: bool,
     sel: &Selected<'_>,
 ) -> Result<ExitCode> {
-    let Selected { names, paths, format, output } = *sel;
+    let Selected { names, paths, format, output, bad } = *sel;
+    let mut quarantine = Quarantine::open(bad, &opts.name())?;
+    let puts_aside = quarantine.is_some();
     let watch = opts.watch(quiet, Some(output));
     opts.note(b, &src);
     let cannot_write = || format!("cannot write {}", output.display());
@@ -108,8 +122,10 @@ pub fn write_selected(
         })
         .collect();
     let path = opts.path().to_path_buf();
-    let mut records = 0u64;
+    // Records written, and put aside.
+    let (mut records, mut set_aside) = (0u64, 0u64);
     let mut fail: Option<swath_json::Error> = None;
+    let mut stopped: Option<anyhow::Error> = None;
     let mut write_fail: Option<std::io::Error> = None;
     b.for_each_chunk(
         &mut src,
@@ -120,14 +136,21 @@ pub fn write_selected(
             let mut csv = swath_csv::WriterBuilder::new().from_vec(Vec::with_capacity(1 << 20));
             let mut json = Vec::new();
             let mut n = 0u64;
+            let mut aside = ChunkAside::default();
             while let Some(line) = lines.next_line() {
                 match sel.pick(line.bytes, &mut picked) {
                     Ok(false) => continue,
                     Ok(true) => n += 1,
                     Err(e) => {
                         let bad = Bad::of(line.bytes, e);
+                        // The chunk's records so far, those put aside counted.
+                        let seen = n + aside.len() as u64;
+                        if puts_aside {
+                            aside.push(&line, seen + 1, bad);
+                            continue;
+                        }
                         let at = swath_json::line_at(&line, &bad);
-                        return (csv, json, n, Some((at, line.offset, bad)));
+                        return (csv, json, n, aside, Some((at, seen + 1, line.offset, bad)));
                     }
                 }
                 match format {
@@ -158,9 +181,9 @@ pub fn write_selected(
                     }
                 }
             }
-            (csv, json, n, None)
+            (csv, json, n, aside, None)
         },
-        |(csv, json, n, bad), lines_before| {
+        |(csv, json, n, aside, bad), lines_before| {
             let bytes = match format {
                 Format::Csv => csv.into_vec().unwrap_or_default(),
                 Format::Json => json,
@@ -169,18 +192,22 @@ pub fn write_selected(
                 write_fail = Some(e);
                 return Ok(false);
             }
-            if let Some((i, off, bad)) = bad {
+            let before = records + set_aside;
+            if let Some((i, rec, off, bad)) = bad {
                 fail = Some(swath_json::Error::Line {
                     path: Some(path.clone()),
-                    pos: Position::new(
-                        off + bad.at() as u64,
-                        lines_before + i + 1,
-                        records + n + 1,
-                    ),
+                    pos: Position::new(off + bad.at() as u64, lines_before + i + 1, before + rec),
                     field: bad.field(),
                     reason: bad.reason().to_string(),
                 });
                 return Ok(false);
+            }
+            if let Some(q) = quarantine.as_mut().filter(|_| !aside.is_empty()) {
+                set_aside += aside.len() as u64;
+                if let Err(e) = q.take(aside.place(lines_before, before)) {
+                    stopped = Some(e);
+                    return Ok(false);
+                }
             }
             records += n;
             Ok(true)
@@ -193,8 +220,16 @@ pub fn write_selected(
     if let Some(e) = fail {
         return Err(e.into());
     }
+    if let Some(e) = stopped {
+        return Err(e);
+    }
     watch.finish();
+    // The quarantine first: a run past --max-bad N% leaves no file.
+    let status = match quarantine {
+        Some(q) => q.finish(records)?,
+        None => ExitCode::SUCCESS,
+    };
     let out = out.into_inner().map_err(|e| e.into_error()).with_context(cannot_write)?;
     out.finish().with_context(cannot_write)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }

@@ -9,6 +9,7 @@ use anyhow::Result;
 use super::types::TypeOpts;
 use super::JsonOpts;
 use crate::output::arrow::{is_broken_pipe, ArrowFile};
+use crate::quarantine::Quarantine;
 
 /// Convert to Arrow IPC: an Arrow file, or with `-o -` an IPC stream on
 /// standard output (for a program that reads Arrow). Typed and nested
@@ -22,6 +23,8 @@ pub struct Args {
     opts: JsonOpts,
     #[command(flatten)]
     types: TypeOpts,
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
     /// The file to write; `-` writes an IPC stream to standard output.
     #[arg(short, long)]
     output: PathBuf,
@@ -30,19 +33,38 @@ pub struct Args {
 /// Run `swath json to-arrow`.
 pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
     let watch = args.opts.watch(quiet, Some(&args.output));
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
     let mut b = args.opts.builder();
     args.types.configure(&mut b);
+    if quarantine.is_some() {
+        b.on_bad(swath_json::OnBad::PutAside);
+    }
     let src = args.opts.open()?;
     let (typed, mut src) = args.types.resolve(&b, src)?;
     args.opts.note(&b, &src);
     let mut file = ArrowFile::create(&args.output, &typed.schema)?;
-    let mut own: Option<anyhow::Error> = None;
-    let res = b.for_each_batch(&mut src, typed.schema, |batch| {
-        file.write(&batch).map_err(|e| {
-            own = Some(e);
-            swath_json::Error::Consumer("stopped".into())
-        })
-    });
+    // The writer's error, or the quarantine's.
+    let (mut own, mut stopped): (Option<anyhow::Error>, Option<anyhow::Error>) = (None, None);
+    let res = b.for_each_batch_with_bad(
+        &mut src,
+        typed.schema,
+        |batch| {
+            file.write(&batch).map_err(|e| {
+                own = Some(e);
+                swath_json::Error::Consumer("stopped".into())
+            })
+        },
+        |bad| match &mut quarantine {
+            Some(q) => q.take(bad).map_err(|e| {
+                stopped = Some(e);
+                swath_json::Error::Consumer("stopped".into())
+            }),
+            None => Ok(()),
+        },
+    );
+    if let Some(e) = stopped {
+        return Err(e);
+    }
     if let Some(e) = own {
         // A reader downstream that closed the pipe: quietly.
         if is_broken_pipe(&e) {
@@ -50,8 +72,13 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
         }
         return Err(e);
     }
-    res?;
+    let rows = res?;
     watch.finish();
+    // The quarantine first: a run past --max-bad N% leaves no file.
+    let status = match quarantine {
+        Some(q) => q.finish(rows)?,
+        None => ExitCode::SUCCESS,
+    };
     file.finish()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }

@@ -26,6 +26,8 @@ pub struct Args {
     /// complete.
     #[arg(short, long, default_value = "-")]
     output: PathBuf,
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
 }
 
 /// Run `swath json to-csv`.
@@ -37,6 +39,12 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
     let (typed, src) = args.types.resolve(&b, src)?;
     let names: Vec<String> = typed.schema.fields().iter().map(|f| f.name().clone()).collect();
     let paths: Vec<Vec<String>> = names.iter().map(|n| vec![n.clone()]).collect();
-    let sel = Selected { names: &names, paths: &paths, format: Format::Csv, output: &args.output };
+    let sel = Selected {
+        names: &names,
+        paths: &paths,
+        format: Format::Csv,
+        output: &args.output,
+        bad: &args.bad,
+    };
     write_selected(&args.opts, &b, src, quiet, &sel)
 }

@@ -10,6 +10,7 @@ use super::types::TypeOpts;
 use super::JsonOpts;
 use crate::args::ParquetArgs;
 use crate::output::parquet::ParquetFile;
+use crate::quarantine::Quarantine;
 
 /// Convert to Parquet: typed columns (inferred, or as --schema says),
 /// decoded on every core for a regular file, in file order. The file is
@@ -25,6 +26,8 @@ pub struct Args {
     opts: JsonOpts,
     #[command(flatten)]
     types: TypeOpts,
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
     /// The Parquet file to write (`-`: standard output).
     #[arg(short, long)]
     output: PathBuf,
@@ -43,26 +46,50 @@ pub fn run(mut args: Args, quiet: bool) -> Result<ExitCode> {
     // s, 64-68 MiB; 512 KiB 0.60 s, 61 MiB; 256 KiB 0.67-0.75 s, 58 MiB.
     args.opts.chunk_size_or(if small.is_some() { 256 << 10 } else { 512 << 10 });
     let watch = args.opts.watch(quiet, Some(&args.output));
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
     let mut b = args.opts.builder();
     args.types.configure(&mut b);
+    if quarantine.is_some() {
+        b.on_bad(swath_json::OnBad::PutAside);
+    }
     let src = args.opts.open()?;
     let (typed, mut src) = args.types.resolve(&b, src)?;
     let parallel = b.mode(&src) == "parallel";
     args.opts.note(&b, &src);
     let popts = args.parquet.options(parallel.then_some(b.thread_count()), small);
     let mut file = ParquetFile::create(&args.output, typed.schema.clone(), &popts)?;
-    let mut own: Option<anyhow::Error> = None;
-    let res = b.for_each_batch(&mut src, typed.schema, |batch| {
-        file.write(&batch).map_err(|e| {
-            own = Some(e);
-            swath_json::Error::Consumer("stopped".into())
-        })
-    });
+    // The writer's error, or the quarantine's.
+    let (mut own, mut stopped): (Option<anyhow::Error>, Option<anyhow::Error>) = (None, None);
+    let res = b.for_each_batch_with_bad(
+        &mut src,
+        typed.schema,
+        |batch| {
+            file.write(&batch).map_err(|e| {
+                own = Some(e);
+                swath_json::Error::Consumer("stopped".into())
+            })
+        },
+        |bad| match &mut quarantine {
+            Some(q) => q.take(bad).map_err(|e| {
+                stopped = Some(e);
+                swath_json::Error::Consumer("stopped".into())
+            }),
+            None => Ok(()),
+        },
+    );
+    if let Some(e) = stopped {
+        return Err(e);
+    }
     if let Some(e) = own {
         return Err(e);
     }
-    res?;
+    let rows = res?;
     watch.finish();
+    // The quarantine first: a run past --max-bad N% leaves no file.
+    let status = match quarantine {
+        Some(q) => q.finish(rows)?,
+        None => ExitCode::SUCCESS,
+    };
     file.finish()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }
