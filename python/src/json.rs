@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use arrow_array::RecordBatchIterator;
+use arrow_array::{RecordBatch, RecordBatchIterator};
 use arrow_schema::{Field, Schema, SchemaRef};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -14,6 +14,7 @@ use swath_json::{Infer, JsonReaderBuilder};
 
 use crate::errors::Failure;
 use crate::interrupt;
+use crate::put_aside::{PutAside, Taking};
 use crate::stream::CsvReader;
 
 /// `schema=`: the whole schema, or types of some top-level fields.
@@ -53,15 +54,15 @@ fn schema_arg(s: &Bound<'_, PyAny>) -> PyResult<SchemaArg> {
     ))
 }
 
-/// Open `path`, infer or take its schema: the schema and the batches,
-/// decoded ahead on their own thread (every core for a regular file).
-fn open(
+/// Open `path`, infer or take its schema: the schema and the source to
+/// read from the start (a stream's head replayed).
+fn resolve(
     path: &std::path::Path,
     b: &JsonReaderBuilder,
     schema: Option<SchemaArg>,
-) -> Result<(SchemaRef, swath_json::JsonBatches), Failure> {
+) -> Result<(SchemaRef, swath::Source), Failure> {
     let src = swath::Source::open(path)?;
-    let (schema, src) = match schema {
+    Ok(match schema {
         Some(SchemaArg::Whole(s)) => (s, src),
         other => {
             let (inferred, src) = b.infer_and_replay(src).map_err(Failure::Json)?;
@@ -78,9 +79,61 @@ fn open(
             }
             (Arc::new(Schema::new(fields)), src)
         }
-    };
+    })
+}
+
+/// Open `path`, infer or take its schema: the schema and the batches,
+/// decoded ahead on their own thread (every core for a regular file).
+fn open(
+    path: &std::path::Path,
+    b: &JsonReaderBuilder,
+    schema: Option<SchemaArg>,
+) -> Result<(SchemaRef, swath_json::JsonBatches), Failure> {
+    let (schema, src) = resolve(path, b, schema)?;
     let batches = b.into_batches(src, schema.clone()).map_err(Failure::Json)?;
     Ok((schema, batches))
+}
+
+/// Every batch of `path` (on every core for a regular file), the records
+/// put aside going to `taking`; the objects kept.
+fn read_all(
+    path: &std::path::Path,
+    b: &JsonReaderBuilder,
+    schema: Option<SchemaArg>,
+    cancel: &interrupt::Cancel,
+    mut taking: Option<&mut Taking>,
+) -> Result<(SchemaRef, Vec<RecordBatch>, u64), Failure> {
+    let (schema, mut src) = resolve(path, b, schema)?;
+    let mut batches = Vec::new();
+    // Why the read stopped early: Ctrl-C, or the quarantine.
+    let mut stopped: Option<Failure> = None;
+    let stop = || swath_json::Error::Consumer("stopped".into());
+    let res = b.for_each_batch_with_bad(
+        &mut src,
+        schema.clone(),
+        |batch| {
+            if cancel.is_set() {
+                return Err(stop());
+            }
+            batches.push(batch);
+            Ok(())
+        },
+        |bad| match taking.as_deref_mut() {
+            Some(t) => t.take(bad).map_err(|e| {
+                stopped = Some(e);
+                stop()
+            }),
+            None => Ok(()),
+        },
+    );
+    if let Some(e) = stopped {
+        return Err(e);
+    }
+    if cancel.is_set() {
+        return Err(Failure::Cancelled);
+    }
+    let rows = res.map_err(Failure::Json)?;
+    Ok((schema, batches, rows))
 }
 
 fn builder(
@@ -135,13 +188,14 @@ pub fn scan_json(
     CsvReader::new(schema, Box::new(batches))
 }
 
-/// _read_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None, records="auto")
+/// _read_json(path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None, records="auto", on_bad="fail", max_bad=None, errors_json=False)
 /// --
 ///
 /// Read a whole JSON-lines file into batches held in memory; `swath.read_json`
-/// makes them a pyarrow.Table without a copy.
+/// makes them a pyarrow.Table without a copy. `on_bad`, `max_bad`,
+/// `errors_json`: broken records put aside, as `read_csv`'s.
 #[pyfunction]
-#[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None, records = "auto"))]
+#[pyo3(signature = (path, schema = None, threads = 0, infer = "sample", batch_size = swath_json::DEFAULT_BATCH_SIZE, max_line_size = None, records = "auto", on_bad = None, max_bad = None, errors_json = false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 pub fn _read_json(
     py: Python<'_>,
@@ -152,20 +206,27 @@ pub fn _read_json(
     batch_size: usize,
     max_line_size: Option<&Bound<'_, PyAny>>,
     records: &str,
+    on_bad: Option<&Bound<'_, PyAny>>,
+    max_bad: Option<&Bound<'_, PyAny>>,
+    errors_json: bool,
 ) -> PyResult<CsvReader> {
-    let b = builder(threads, infer, batch_size, max_line_size, records)?;
+    let mut b = builder(threads, infer, batch_size, max_line_size, records)?;
     let schema = schema.map(schema_arg).transpose()?;
-    let (schema, batches) = interrupt::run(py, move |cancel| {
-        let (schema, mut rdr) = open(&path, &b, schema)?;
-        let mut batches = Vec::new();
-        while let Some(batch) = rdr.next_batch().map_err(Failure::Json)? {
-            if cancel.is_set() {
-                return Err(Failure::Cancelled);
-            }
-            batches.push(batch);
-        }
-        Ok((schema, batches))
+    let put_aside = PutAside::new(on_bad, max_bad, errors_json)?;
+    if put_aside.is_on() {
+        b.on_bad(swath_json::OnBad::PutAside);
+    }
+    let (schema, batches, note) = interrupt::run(py, move |cancel| {
+        let mut taking = put_aside.open()?;
+        let res = read_all(&path, &b, schema, cancel, taking.as_mut());
+        let (schema, batches, rows) = crate::read::settle(res, &mut taking)?;
+        let note = match taking {
+            Some(t) => t.finish(rows)?,
+            None => None,
+        };
+        Ok((schema, batches, note))
     })?;
+    crate::put_aside::warn(py, note)?;
     let it = RecordBatchIterator::new(batches.into_iter().map(Ok), schema.clone());
     CsvReader::new(schema, Box::new(it))
 }

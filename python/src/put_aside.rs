@@ -1,5 +1,5 @@
 //! `on_bad=`, `max_bad=`, `errors_json=`: broken records kept aside by
-//! `read_csv` and `csv_to_parquet`, as the CLI's `--on-bad`, `--max-bad`
+//! `read_csv`, `csv_to_parquet` and `read_json`, as the CLI's `--on-bad`, `--max-bad`
 //! and `--errors-json` (the files are `swath_csv::bad::Quarantine`'s, so
 //! they are the CLI's). The quarantine and its sidecar are written under
 //! temporary names beside them and renamed into place when the read
@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use swath_csv::bad::{MaxBad, Quarantine, Sidecar};
-use swath_csv::BadRecord;
+use swath_csv::bad::{Aside, MaxBad, Quarantine, Sidecar};
 
 use crate::errors::Failure;
 
@@ -37,8 +36,7 @@ impl PutAside {
     /// Take `on_bad`, `max_bad` and `errors_json` out of `kwargs` (the rest
     /// are the dialect's).
     pub fn from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PutAside> {
-        let mut p = PutAside::default();
-        let Some(kwargs) = kwargs else { return Ok(p) };
+        let Some(kwargs) = kwargs else { return Ok(PutAside::default()) };
         let take = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
             let v = kwargs.get_item(key)?;
             if v.is_some() {
@@ -46,7 +44,19 @@ impl PutAside {
             }
             Ok(v.filter(|v| !v.is_none()))
         };
-        if let Some(v) = take("on_bad")? {
+        let (on_bad, max_bad, json) = (take("on_bad")?, take("max_bad")?, take("errors_json")?);
+        let json = json.map(|v| v.extract()).transpose()?.unwrap_or(false);
+        PutAside::new(on_bad.as_ref(), max_bad.as_ref(), json)
+    }
+
+    /// The options as given (`None`: not given).
+    pub fn new(
+        on_bad: Option<&Bound<'_, PyAny>>,
+        max_bad: Option<&Bound<'_, PyAny>>,
+        errors_json: bool,
+    ) -> PyResult<PutAside> {
+        let mut p = PutAside { json: errors_json, ..PutAside::default() };
+        if let Some(v) = on_bad.filter(|v| !v.is_none()) {
             let s: String = v.extract()?;
             p.how = match s.as_str() {
                 "fail" => None,
@@ -61,7 +71,7 @@ impl PutAside {
                 },
             };
         }
-        if let Some(v) = take("max_bad")? {
+        if let Some(v) = max_bad.filter(|v| !v.is_none()) {
             let text = match v.extract::<u64>() {
                 Ok(n) => n.to_string(),
                 Err(_) => v.extract::<String>()?,
@@ -69,9 +79,6 @@ impl PutAside {
             p.max = Some(
                 text.parse().map_err(|e: String| PyValueError::new_err(format!("max_bad: {e}")))?,
             );
-        }
-        if let Some(v) = take("errors_json")? {
-            p.json = v.extract()?;
         }
         if p.how.is_none() && (p.max.is_some() || p.json) {
             return Err(PyValueError::new_err(
@@ -125,7 +132,7 @@ pub struct Taking {
 
 impl Taking {
     /// Take records put aside.
-    pub fn take(&mut self, bad: Vec<BadRecord>) -> Result<(), Failure> {
+    pub fn take<B: Aside>(&mut self, bad: impl IntoIterator<Item = B>) -> Result<(), Failure> {
         self.inner.take(bad).map_err(|e| Failure::Value(format!("on_bad: {e}")))
     }
 

@@ -198,7 +198,10 @@ pub fn csv_to_parquet(
 }
 
 /// A read's result; on an error its quarantine's files are removed.
-fn settle<T>(res: Result<T, Failure>, taking: &mut Option<Taking>) -> Result<T, Failure> {
+pub(crate) fn settle<T>(
+    res: Result<T, Failure>,
+    taking: &mut Option<Taking>,
+) -> Result<T, Failure> {
     if res.is_err() {
         if let Some(t) = taking.take() {
             t.abandon();

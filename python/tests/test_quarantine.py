@@ -111,3 +111,50 @@ def test_csv_to_parquet_and_fields_that_do_not_fit(tmp_path):
     assert rows == 400 - len(want) == pq.read_table(dst).num_rows
     with pytest.raises(ValueError, match="on_bad"):
         swath.csv_to_parquet(src, dst, schema="amount:float64", on_error="quarantine")
+
+
+def json_export(every=23, rows=500):
+    """JSON lines with broken ones put in (cut short, not an object, a
+    value that does not fit the int column, a comma too many): the clean
+    text, the dirty text, each broken line's (record, line, byte, text)."""
+    broken = ['{"id":1,"name":"cut\n', "[1,2]\n", '{"id":"seven","name":"x"}\n', '{"id":2,}\n']
+    clean, dirty, placed = "", "", []
+    record = 0
+    for i in range(rows):
+        line = json.dumps({"id": i, "name": ["ann", "Zoë", 'q"t'][i % 3], "tags": [i, i + 1]}) + "\n"
+        clean += line
+        dirty += line
+        record += 1
+        if i % every == every - 1:
+            bad = broken[(i // every) % len(broken)]
+            record += 1
+            placed.append((record, dirty.count("\n") + 1, len(dirty.encode()), bad))
+            dirty += bad
+    return clean, dirty, placed
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_read_json_puts_broken_records_aside(tmp_path, threads):
+    clean, dirty, placed = json_export()
+    src = tmp_path / "dirty.jsonl"
+    src.write_bytes(dirty.encode())
+    q = tmp_path / "bad.jsonl"
+    with pytest.warns(UserWarning, match=f"{len(placed)} records of"):
+        t = swath.read_json(
+            src, threads=threads, schema="id:int64", on_bad=f"quarantine={q}", errors_json=True
+        )
+    assert t.to_pylist() == [json.loads(line) for line in clean.splitlines()]
+    assert q.read_bytes() == "".join(p[3] for p in placed).encode()
+    why = [json.loads(line) for line in (tmp_path / "bad.jsonl.errors.jsonl").read_text().splitlines()]
+    assert [(w["record"], w["line"], w["byte"]) for w in why] == [p[:3] for p in placed]
+    assert any("int64" in w["reason"] for w in why), why
+    # skip: the same table, no files. Past max_bad: a ValueError, and no files left.
+    with pytest.warns(UserWarning, match="skipped"):
+        assert swath.read_json(src, threads=threads, schema="id:int64", on_bad="skip") == t
+    q2 = tmp_path / "none.jsonl"
+    with pytest.raises(ValueError, match="more than 3 records put aside"):
+        swath.read_json(src, threads=threads, schema="id:int64", on_bad=f"quarantine={q2}", max_bad=3)
+    assert not list(tmp_path.glob("none.jsonl*"))
+    with pytest.raises(swath.JsonError) as e:
+        swath.read_json(src, threads=threads, schema="id:int64")
+    assert e.value.record == placed[0][0]

@@ -141,7 +141,16 @@ def read_csv(
 
 
 def read_json(
-    path, schema=None, threads=0, infer="sample", batch_size=16384, max_line_size=None, records="auto"
+    path,
+    schema=None,
+    threads=0,
+    infer="sample",
+    batch_size=16384,
+    max_line_size=None,
+    records="auto",
+    on_bad="fail",
+    max_bad=None,
+    errors_json=False,
 ):
     """Read a whole JSON file into a ``pyarrow.Table`` (needs pyarrow).
 
@@ -165,6 +174,14 @@ def read_json(
     every line with ``infer="full"``. ``max_line_size``: the longest line
     (an int, or a str with K, M or G; default 64M).
 
+    Broken records (not one JSON object, a key given twice, a value that
+    does not fit its field's type), as the CLI's ``--on-bad`` and as
+    ``read_csv``'s: ``on_bad="fail"`` (the default) raises JsonError;
+    ``"skip"`` leaves them out; ``"quarantine=PATH"`` copies them byte for
+    byte to PATH and their record, line, byte and reason to
+    ``PATH.errors.csv`` (``errors_json=True``: ``PATH.errors.jsonl``), with
+    a ``UserWarning``. ``max_bad``: an int or a str such as ``"0.5%"``.
+
     Raises JsonError (with ``.record``, ``.line``, ``.byte``, ``.path``,
     ``.field``) at the first problem, OSError when the file cannot be read.
     """
@@ -178,5 +195,8 @@ def read_json(
         batch_size=batch_size,
         max_line_size=max_line_size,
         records=records,
+        on_bad=on_bad,
+        max_bad=max_bad,
+        errors_json=errors_json,
     )
     return pyarrow.RecordBatchReader.from_stream(rdr).read_all()

@@ -55,5 +55,8 @@ def read_json(
     batch_size: int = 16384,
     max_line_size: Union[int, str, None] = None,
     records: str = "auto",
+    on_bad: str = "fail",
+    max_bad: Union[int, str, None] = None,
+    errors_json: bool = False,
 ) -> Any:
     """A ``pyarrow.Table`` of a JSON file (lines, an array, a wrapper)."""

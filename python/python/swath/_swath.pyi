@@ -181,4 +181,7 @@ def _read_json(
     batch_size: int = 16384,
     max_line_size: Union[int, str, None] = None,
     records: str = "auto",
+    on_bad: Optional[str] = None,
+    max_bad: Union[int, str, None] = None,
+    errors_json: bool = False,
 ) -> CsvReader: ...
