@@ -90,8 +90,24 @@ impl Quarantine {
     ///
     /// Too many records put aside; a write error.
     pub fn finish(self, good: u64) -> Result<ExitCode> {
+        self.end(Some(good))
+    }
+
+    /// [`finish`](Self::finish) for a run that does not know how many
+    /// records it read (a query): `--max-bad N%` cannot be checked (the
+    /// caller refuses it), and stderr says the count alone.
+    ///
+    /// # Errors
+    ///
+    /// A write error.
+    #[cfg(feature = "sql")]
+    pub fn finish_uncounted(self) -> Result<ExitCode> {
+        self.end(None)
+    }
+
+    fn end(self, good: Option<u64>) -> Result<ExitCode> {
         let (count, first) = (self.inner.count(), self.inner.first().map(str::to_string));
-        let files = match self.inner.finish(good) {
+        let files = match self.inner.finish(good.unwrap_or(0)) {
             Ok(files) => files,
             Err(e) => {
                 return Err(anyhow::anyhow!("{}: {e} (--max-bad)", self.input));
@@ -116,7 +132,12 @@ impl Quarantine {
             return Ok(crate::exit::success());
         }
         let s = if count == 1 { "" } else { "s" };
-        eprintln!("swath: {}: {count} record{s} of {} {what}", self.input, good + count);
+        match good {
+            Some(good) => {
+                eprintln!("swath: {}: {count} record{s} of {} {what}", self.input, good + count)
+            }
+            None => eprintln!("swath: {}: {count} record{s} {what}", self.input),
+        }
         if let Some(first) = first {
             eprintln!("swath: the first: {first}");
         }
@@ -148,6 +169,38 @@ pub fn drain<R: std::io::Read>(
     match q {
         Some(q) if rdr.has_bad_records() => q.take(rdr.take_bad_records()),
         _ => Ok(()),
+    }
+}
+
+/// A record put aside with the file it came from named in its reason:
+/// for a run over several files (a query's tables), whose quarantine and
+/// sidecar hold them all.
+#[cfg(feature = "sql")]
+pub struct InFile<R> {
+    /// The file, when the reason names it.
+    pub path: Option<PathBuf>,
+    pub record: R,
+}
+
+#[cfg(feature = "sql")]
+impl<R: std::ops::Deref<Target = dyn Aside + Send>> Aside for InFile<R> {
+    fn position(&self) -> swath_csv::Position {
+        self.record.position()
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.record.bytes()
+    }
+
+    fn reason(&self) -> String {
+        match &self.path {
+            Some(p) => format!("{}: {}", p.display(), self.record.reason()),
+            None => self.record.reason(),
+        }
+    }
+
+    fn at_byte(&self) -> u64 {
+        self.record.at_byte()
     }
 }
 

@@ -88,8 +88,14 @@ fn exports(every: usize, crlf: bool) -> (Vec<u8>, Vec<u8>, Vec<Broken>) {
 
 /// `args` with the `{file}` placeholder, threads and small chunks.
 fn argv(base: &[&str], threads: &str, extra: &[String]) -> Vec<String> {
+    argv_for("", base, threads, extra)
+}
+
+/// [`argv`] for `cmd`: `swath sql` cuts its files by `--split-size`.
+fn argv_for(cmd: &str, base: &[&str], threads: &str, extra: &[String]) -> Vec<String> {
+    let chunk = if cmd == "sql" { "--split-size" } else { "--chunk-size" };
     let mut v: Vec<String> = base.iter().map(|s| s.to_string()).collect();
-    v.extend(["-t", threads, "--chunk-size", "997"].map(String::from));
+    v.extend(["-t", threads, chunk, "997"].map(String::from));
     v.extend(extra.iter().cloned());
     v
 }
@@ -132,7 +138,8 @@ fn every_command_that_writes_records_puts_broken_ones_aside() {
         .filter(|(c, _)| !c.starts_with("json "))
         .collect();
     let names: Vec<&str> = cmds.iter().map(|(c, _)| c.as_str()).collect();
-    for must in ["csv select", "csv search", "csv to-json", "csv to-parquet", "csv to-arrow"] {
+    for must in ["csv select", "csv search", "csv to-json", "csv to-parquet", "csv to-arrow", "sql"]
+    {
         assert!(names.contains(&must), "{must} takes no --on-bad");
     }
     let dir = tempfile::tempdir().unwrap();
@@ -154,7 +161,7 @@ fn every_command_that_writes_records_puts_broken_ones_aside() {
             let out = dir.path().join("out");
             let _ = std::fs::remove_dir_all(&out);
             let (want, err) =
-                answer(cmd, &argv(&base, "1", &[]), &clean_path, &clean_path, &out, &[]);
+                answer(cmd, &argv_for(cmd, &base, "1", &[]), &clean_path, &clean_path, &out, &[]);
             assert_eq!(want.code, 0, "{cmd} on the clean export: {err}");
 
             for (input, threads) in
@@ -165,7 +172,7 @@ fn every_command_that_writes_records_puts_broken_ones_aside() {
                 let _ = std::fs::remove_dir_all(&out);
                 let q = ["--on-bad".to_string(), "quarantine={out}/q.csv".to_string()];
                 let (mut got, err) =
-                    answer(cmd, &argv(&base, threads, &q), input, &clean_path, &out, &[]);
+                    answer(cmd, &argv_for(cmd, &base, threads, &q), input, &clean_path, &out, &[]);
                 if may_refuse && input == &dirty_gz {
                     assert_eq!(got.code, 2, "{ctx}: {err}");
                     assert!(err.contains("compressed"), "{ctx}: {err}");
@@ -173,7 +180,7 @@ fn every_command_that_writes_records_puts_broken_ones_aside() {
                 }
                 assert_eq!(got.code, 1, "{ctx}: {err}");
                 assert!(
-                    err.contains(&format!("{} records of", broken.len())),
+                    err.contains(&format!("{} records ", broken.len())),
                     "{ctx}: the count on stderr: {err}"
                 );
                 let q_bytes = got.outputs.remove("q.csv").expect("the quarantine file");
@@ -199,8 +206,14 @@ fn every_command_that_writes_records_puts_broken_ones_aside() {
 
                 let skip = ["--on-bad".to_string(), "skip".to_string()];
                 let _ = std::fs::remove_dir_all(&out);
-                let (mut got, err) =
-                    answer(cmd, &argv(&base, threads, &skip), input, &clean_path, &out, &[]);
+                let (mut got, err) = answer(
+                    cmd,
+                    &argv_for(cmd, &base, threads, &skip),
+                    input,
+                    &clean_path,
+                    &out,
+                    &[],
+                );
                 assert_eq!(got.code, 1, "{ctx}: skip: {err}");
                 got.code = 0;
                 assert_eq!(got, want, "{ctx}: skip: {err}");
@@ -227,8 +240,14 @@ fn every_command_that_writes_records_puts_broken_ones_aside() {
             ] {
                 let out = dir.path().join("out-max");
                 let _ = std::fs::remove_dir_all(&out);
-                let (got, err) =
-                    answer(cmd, &argv(&base, "2", &extra), &dirty_path, &clean_path, &out, &[]);
+                let (got, err) = answer(
+                    cmd,
+                    &argv_for(cmd, &base, "2", &extra),
+                    &dirty_path,
+                    &clean_path,
+                    &out,
+                    &[],
+                );
                 let ctx = format!("{cmd} {extra:?}");
                 assert_eq!(got.code, 2, "{ctx}: {err}");
                 assert!(got.outputs.is_empty(), "{ctx}: left {:?}", got.outputs.keys());
@@ -242,9 +261,17 @@ fn every_command_that_writes_records_puts_broken_ones_aside() {
             // Under the limit: as without it.
             let out = dir.path().join("out-under");
             let _ = std::fs::remove_dir_all(&out);
-            let under = ["--on-bad", "skip", "--max-bad", "5%"].map(String::from);
-            let (got, err) =
-                answer(cmd, &argv(&base, "2", &under), &dirty_path, &clean_path, &out, &[]);
+            // A query does not count the records it reads: a number.
+            let share = if cmd == "sql" { "100" } else { "5%" };
+            let under = ["--on-bad", "skip", "--max-bad", share].map(String::from);
+            let (got, err) = answer(
+                cmd,
+                &argv_for(cmd, &base, "2", &under),
+                &dirty_path,
+                &clean_path,
+                &out,
+                &[],
+            );
             assert_eq!((got.code, &got.outputs), (1, &want.outputs), "{cmd} --max-bad 5%: {err}");
         }
     }
@@ -418,13 +445,14 @@ fn json_exports(every: usize, crlf: bool) -> (Vec<u8>, Vec<u8>, Vec<Broken>) {
 
 #[test]
 fn every_json_command_that_writes_records_puts_broken_ones_aside() {
+    // The json commands, and SQL over a JSON-lines table.
     let without: Vec<(&str, &str)> = WITHOUT.iter().chain(BYTE_COMMANDS).copied().collect();
     let cmds: Vec<_> = taking("--on-bad <", &without)
         .into_iter()
-        .filter(|(c, _)| c.starts_with("json "))
+        .filter(|(c, _)| c.starts_with("json ") || c == "sql")
         .collect();
     let names: Vec<&str> = cmds.iter().map(|(c, _)| c.as_str()).collect();
-    for must in ["json select", "json to-csv", "json to-parquet", "json to-arrow"] {
+    for must in ["json select", "json to-csv", "json to-parquet", "json to-arrow", "sql"] {
         assert!(names.contains(&must), "{must} takes no --on-bad");
     }
     let dir = tempfile::tempdir().unwrap();
@@ -443,7 +471,7 @@ fn every_json_command_that_writes_records_puts_broken_ones_aside() {
             let out = dir.path().join("out");
             let _ = std::fs::remove_dir_all(&out);
             let (want, err) =
-                answer(cmd, &argv(&base, "1", &[]), &clean_path, &clean_path, &out, &[]);
+                answer(cmd, &argv_for(cmd, &base, "1", &[]), &clean_path, &clean_path, &out, &[]);
             assert_eq!(want.code, 0, "{cmd} on the clean export: {err}");
             for (input, threads) in
                 [(&dirty_path, "1"), (&dirty_path, "2"), (&dirty_path, "3"), (&dirty_gz, "2")]
@@ -453,10 +481,10 @@ fn every_json_command_that_writes_records_puts_broken_ones_aside() {
                 let _ = std::fs::remove_dir_all(&out);
                 let q = ["--on-bad".to_string(), "quarantine={out}/q.jsonl".to_string()];
                 let (mut got, err) =
-                    answer(cmd, &argv(&base, threads, &q), input, &clean_path, &out, &[]);
+                    answer(cmd, &argv_for(cmd, &base, threads, &q), input, &clean_path, &out, &[]);
                 assert_eq!(got.code, 1, "{ctx}: {err}");
                 assert!(
-                    err.contains(&format!("{} records of", broken.len())),
+                    err.contains(&format!("{} records ", broken.len())),
                     "{ctx}: the count on stderr: {err}"
                 );
                 let q_bytes = got.outputs.remove("q.jsonl").expect("the quarantine file");
@@ -480,20 +508,31 @@ fn every_json_command_that_writes_records_puts_broken_ones_aside() {
             // error it always was.
             for extra in [
                 vec!["--on-bad", "quarantine={out}/q.jsonl", "--max-bad", "3"],
-                vec!["--on-bad", "skip", "--max-bad", "1%"],
+                vec!["--on-bad", "skip", "--max-bad", if cmd == "sql" { "1" } else { "1%" }],
                 vec![],
             ] {
                 let extra: Vec<String> = extra.into_iter().map(String::from).collect();
                 let out = dir.path().join("out-max");
                 let _ = std::fs::remove_dir_all(&out);
-                let (got, err) =
-                    answer(cmd, &argv(&base, "2", &extra), &dirty_path, &clean_path, &out, &[]);
+                let (got, err) = answer(
+                    cmd,
+                    &argv_for(cmd, &base, "2", &extra),
+                    &dirty_path,
+                    &clean_path,
+                    &out,
+                    &[],
+                );
                 let ctx = format!("{cmd} {extra:?}");
                 assert_eq!(got.code, 2, "{ctx}: {err}");
                 assert!(got.outputs.is_empty(), "{ctx}: left {:?}", got.outputs.keys());
-                let first = &broken[0];
-                if extra.is_empty() {
-                    assert!(err.contains(&format!("record {}", first.record)), "{ctx}: {err}");
+                // A query's partitions run at once: its error names one
+                // of the broken records, the others' the first.
+                let named =
+                    |b: &Broken| err.contains(&format!("record {} (line {}", b.record, b.line));
+                if extra.is_empty() && cmd == "sql" {
+                    assert!(broken.iter().any(named), "{ctx}: {err}");
+                } else if extra.is_empty() {
+                    assert!(named(&broken[0]), "{ctx}: {err}");
                 } else {
                     assert!(err.contains("--max-bad"), "{ctx}: {err}");
                 }

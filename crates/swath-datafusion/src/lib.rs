@@ -47,6 +47,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bad;
 #[cfg(feature = "codec")]
 pub mod codec;
 mod csv;
@@ -55,6 +56,7 @@ mod memory;
 mod paths;
 pub mod scan;
 
+pub use bad::PutAside;
 pub use csv::{
     csv_error, CsvScan, SwathCsvExt, SwathCsvFormat, SwathCsvOptions, SwathCsvSource, SwathCsvTable,
 };

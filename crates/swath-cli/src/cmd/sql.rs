@@ -5,6 +5,7 @@
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
 use futures::StreamExt;
@@ -13,9 +14,11 @@ use swath_datafusion::datafusion::arrow::util::pretty::pretty_format_batches;
 use swath_datafusion::datafusion::common::TableReference;
 use swath_datafusion::datafusion::error::DataFusionError;
 use swath_datafusion::datafusion::prelude::{SessionConfig, SessionContext};
-use swath_datafusion::{SwathCsvExt, SwathCsvOptions, SwathJsonExt, SwathJsonOptions};
+use swath_datafusion::{PutAside, SwathCsvExt, SwathCsvOptions, SwathJsonExt, SwathJsonOptions};
 
+use crate::args::on_bad::MaxBad;
 use crate::args::DialectArgs;
+use crate::quarantine::{InFile, Quarantine};
 
 /// Run SQL over CSV and JSON files: a file path in quotes in FROM is that
 /// file as a table (or name tables with --table); `.jsonl`, `.ndjson` and
@@ -81,6 +84,14 @@ pub struct Args {
     /// on errors and on Ctrl-C too.
     #[arg(long, value_name = "DIR", requires = "memory")]
     spill_dir: Option<std::path::PathBuf>,
+    /// Broken records in every table, as the csv and json commands'
+    /// `--on-bad`. A file read this way is read whole on one thread (a
+    /// stray quote misleads a parallel plan), and a record is put aside
+    /// when the columns the query reads of it do not read. The quarantine
+    /// is written when the query's result is; with several files each
+    /// reason names its file. `--max-bad` takes a number of records.
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
 }
 
 /// Run `swath sql`.
@@ -119,6 +130,20 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
     if args.dialect.is_auto() {
         bail!("swath sql: -d auto is not supported; give the delimiter (swath csv sniff FILE finds it)");
     }
+    if let Some(MaxBad::Percent(_)) = args.bad.max_bad {
+        bail!(
+            "--max-bad N% needs the count of records the query reads, which it does \
+             not keep; give a number of records"
+        );
+    }
+    let quarantine = Quarantine::open(&args.bad, "the query's tables")?;
+    let put_aside = quarantine.is_some().then(|| {
+        let max = match args.bad.max_bad {
+            Some(MaxBad::Records(n)) => Some(n),
+            _ => None,
+        };
+        Arc::new(PutAside::new(max))
+    });
     let mut opts = SwathCsvOptions::new().csv(args.dialect.builder(true));
     if let Some(s) = args.split_size {
         opts = opts.split_bytes(s);
@@ -133,11 +158,12 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
     if let Some(s) = args.split_size {
         reader.chunk_size(s);
     }
-    let opts = Formats {
-        csv: opts,
-        json: SwathJsonOptions::new().reader(reader),
-        format: args.format.clone(),
-    };
+    let mut json = SwathJsonOptions::new().reader(reader);
+    if let Some(sink) = &put_aside {
+        opts = opts.put_aside(sink.clone());
+        json = json.put_aside(sink.clone());
+    }
+    let opts = Formats { csv: opts, json, format: args.format.clone() };
     for t in &args.tables {
         let (name, path) =
             t.split_once('=').ok_or_else(|| anyhow!("--table {t:?}: expected NAME=PATH"))?;
@@ -181,7 +207,21 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
         writeln!(out, "{table}")?;
         out.flush()?;
     }
-    Ok(ExitCode::SUCCESS)
+    match (quarantine, put_aside) {
+        (Some(q), Some(sink)) => put_away(q, &sink),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// The records the tables put aside, into the quarantine (in file order,
+/// files by path; each reason naming its file when there are several).
+fn put_away(mut q: Quarantine, sink: &PutAside) -> Result<ExitCode> {
+    let records = sink.take();
+    let several = records.windows(2).any(|w| w[0].0 != w[1].0);
+    q.take(
+        records.into_iter().map(|(path, record)| InFile { path: several.then_some(path), record }),
+    )?;
+    q.finish_uncounted()
 }
 
 /// How the tables of a query are read.
@@ -266,6 +306,9 @@ async fn register_remote(
 /// record, line and byte), a query over the memory limit by the limit,
 /// others as DataFusion says them.
 fn df_error(e: DataFusionError) -> anyhow::Error {
+    if let Some(t) = swath_datafusion::bad::too_many(&e) {
+        return anyhow!("{t} (--max-bad)");
+    }
     if let Some(c) = swath_datafusion::csv_error(&e) {
         return anyhow!("{c}");
     }

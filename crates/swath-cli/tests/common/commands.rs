@@ -115,6 +115,10 @@ pub fn json_args(cmd: &str) -> (Vec<&'static str>, bool) {
         "json to-parquet" => (vec!["{file}", "-o", "{out}/o.parquet"], false),
         "json to-arrow" => (vec!["{file}", "-o", "{out}/o.arrow"], false),
         "json split" => (vec!["{file}", "--rows", "150", "-o", "{out}"], false),
+        "sql" => (
+            vec!["--csv", "SELECT count(*), sum(id), min(name), max(req['ms']) FROM '{file}'"],
+            false,
+        ),
         _ => (vec!["{file}"], false),
     }
 }

@@ -178,6 +178,11 @@ impl DialectMsg {
 
 impl OptionsMsg {
     pub(crate) fn from_options(o: &SwathCsvOptions) -> Result<OptionsMsg> {
+        if o.put_aside.is_some() {
+            // The executors could not hand them back to the process that
+            // writes the quarantine.
+            return Err(bad("a table that puts broken records aside is read in one process, not shipped to a cluster"));
+        }
         Ok(OptionsMsg {
             dialect: Some(DialectMsg::from_settings(&o.csv_builder().settings())?),
             null_text: o.arrow.given_null_text().to_vec(),
@@ -206,6 +211,7 @@ impl OptionsMsg {
             split_bytes: self.split_bytes,
             file_extension: self.file_extension.clone(),
             store_url: self.store_url.clone(),
+            put_aside: None,
         })
     }
 }

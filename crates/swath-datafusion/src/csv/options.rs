@@ -1,8 +1,12 @@
 //! How a swath CSV table reads its files.
 
+use std::sync::Arc;
+
 use swath_arrow::arrow_schema::SchemaRef;
 use swath_arrow::ArrowReaderBuilder;
 use swath_csv::ReaderBuilder;
+
+use crate::bad::PutAside;
 
 /// The settings of a swath CSV table: the CSV dialect and the Arrow
 /// decoding (schema or column types, inference, null text, what to do with
@@ -17,6 +21,8 @@ pub struct SwathCsvOptions {
     /// which an object's location is joined to for swath to open it by URL.
     /// `None`: the local file system.
     pub(crate) store_url: Option<String>,
+    /// Where broken records go; `None`: they fail the query.
+    pub(crate) put_aside: Option<Arc<PutAside>>,
 }
 
 impl SwathCsvOptions {
@@ -71,6 +77,17 @@ impl SwathCsvOptions {
     /// `.csv`); a table of one file reads it whatever its name.
     pub fn file_extension(mut self, ext: impl Into<String>) -> SwathCsvOptions {
         self.file_extension = Some(ext.into());
+        self
+    }
+
+    /// Put broken records (a field too many or too few, a quoting error)
+    /// aside into `sink` instead of failing the query. Each file is then
+    /// read whole by one partition ([`crate::bad`]).
+    pub fn put_aside(mut self, sink: Arc<PutAside>) -> SwathCsvOptions {
+        let mut csv = self.arrow.csv_builder().clone();
+        csv.on_bad(swath_csv::OnBad::PutAside);
+        self.arrow.csv(csv);
+        self.put_aside = Some(sink);
         self
     }
 

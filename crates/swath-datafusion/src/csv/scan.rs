@@ -15,6 +15,7 @@ use swath_arrow::ColumnType;
 use super::error::{from_arrow, from_csv, from_shared};
 use super::options::SwathCsvOptions;
 use super::plan_cache::PlanCache;
+use crate::bad::PutAside;
 use crate::scan::{NextBatch, Piece, ReadSpec, ScanFormat, SwathFormat, SwathSource};
 
 /// CSV read by swath: exact parallel splits (quoted newlines, doubled
@@ -102,7 +103,11 @@ impl ScanFormat for CsvScan {
     /// Compressed, or text decoded from another encoding (`--encoding`,
     /// a UTF-16 byte order mark): read from its start by the streaming
     /// reader, which decodes it.
+    /// Also when broken records are put aside ([`crate::bad`]).
     fn read_whole(&self, path: &Path) -> bool {
+        if self.opts.put_aside.is_some() {
+            return true;
+        }
         let decoding = self.opts.csv_builder().decoding();
         crate::paths::is_compressed(path)
             || swath::Source::open_raw(path)
@@ -113,7 +118,11 @@ impl ScanFormat for CsvScan {
     /// The records the plan pass counted. Exact as a count of records,
     /// but their fields are not checked until they are read. The plan is
     /// made here only when the scan will be split anyway.
+    /// None when broken records are put aside: the plan counts them.
     fn num_rows(&self, path: &Path, will_split: bool) -> Result<Option<usize>> {
+        if self.opts.put_aside.is_some() {
+            return Ok(None);
+        }
         let plan = if will_split {
             Some(self.cache.plan(path, &self.opts).map_err(|e| from_shared(e, path))?)
         } else {
@@ -146,7 +155,8 @@ impl ScanFormat for CsvScan {
                 Batches::Whole(b.from_path(path).map_err(|e| from_arrow(e, path))?)
             }
         };
-        Ok(Box::new(Named { batches, path: path.to_path_buf() }))
+        let put_aside = self.opts.put_aside.clone();
+        Ok(Box::new(Named { batches, path: path.to_path_buf(), put_aside }))
     }
 }
 
@@ -160,13 +170,21 @@ enum Batches {
 struct Named {
     batches: Batches,
     path: PathBuf,
+    /// Where the whole reader's broken records go.
+    put_aside: Option<Arc<PutAside>>,
 }
 
 impl NextBatch for Named {
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         let next = match &mut self.batches {
             Batches::Split(r) => r.next_batch(),
-            Batches::Whole(r) => r.next_batch(),
+            Batches::Whole(r) => {
+                let next = r.next_batch();
+                if let Some(sink) = &self.put_aside {
+                    sink.put(&self.path, r.take_bad_records())?;
+                }
+                next
+            }
         };
         next.map_err(|e| from_arrow(e, &self.path))
     }

@@ -28,6 +28,8 @@ pub struct SwathJsonOptions {
     pub(crate) schema: Option<SchemaRef>,
     pub(crate) file_extension: Option<String>,
     pub(crate) store_url: Option<String>,
+    /// Where broken records go; `None`: they fail the query.
+    pub(crate) put_aside: Option<std::sync::Arc<crate::PutAside>>,
 }
 
 impl SwathJsonOptions {
@@ -53,6 +55,15 @@ impl SwathJsonOptions {
     /// `.jsonl`); a table of one file reads it whatever its name.
     pub fn file_extension(mut self, ext: impl Into<String>) -> SwathJsonOptions {
         self.file_extension = Some(ext.into());
+        self
+    }
+
+    /// Put broken records (not one object, a key twice, a value that does
+    /// not fit) aside into `sink` instead of failing the query. Each file
+    /// is then read whole by one partition ([`crate::bad`]).
+    pub fn put_aside(mut self, sink: std::sync::Arc<crate::PutAside>) -> SwathJsonOptions {
+        self.reader.on_bad(swath_json::OnBad::PutAside);
+        self.put_aside = Some(sink);
         self
     }
 

@@ -70,6 +70,11 @@ impl ScanFormat for JsonScan {
         Ok(Arc::new(if paths.is_empty() { Schema::empty() } else { schema_of(&root) }))
     }
 
+    /// Compressed, or broken records put aside ([`crate::bad`]).
+    fn read_whole(&self, path: &Path) -> bool {
+        self.opts.put_aside.is_some() || crate::scan::is_compressed(path)
+    }
+
     fn cut(&self, path: &Path, len: u64, share: usize) -> Result<Vec<std::ops::Range<u64>>> {
         // Lines: even cuts (any cut is exact). A document (an array, a
         // wrapper, pretty objects): cuts moved to record starts by the
@@ -93,12 +98,21 @@ impl ScanFormat for JsonScan {
         b.batch_size(read.batch_size).threads(1);
         let path = path.to_path_buf();
         let range = match piece {
-            Piece::Whole { compressed: true } => {
+            Piece::Whole { compressed } if compressed || self.opts.put_aside.is_some() => {
                 let src = swath::Source::open(&path).map_err(|e| from_json(e.into(), &path))?;
-                let batches = b.into_batches(src, schema).map_err(|e| from_json(e, &path))?;
+                let batches = match self.opts.put_aside.clone() {
+                    Some(sink) => {
+                        let at = path.clone();
+                        b.into_batches_with_bad(src, schema, move |bad| {
+                            sink.put(&at, bad).map_err(|e| swath_json::Error::Consumer(Box::new(e)))
+                        })
+                    }
+                    None => b.into_batches(src, schema),
+                }
+                .map_err(|e| from_json(e, &path))?;
                 return Ok(Box::new(Decoded { batches, path }));
             }
-            Piece::Whole { compressed: false } => None,
+            Piece::Whole { .. } => None,
             Piece::Range(r) => Some(r),
         };
         let (src, len) =
