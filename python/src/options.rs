@@ -52,7 +52,7 @@ impl ReadOptions {
         columns: Option<Columns>,
         schema: Option<&Bound<'_, PyAny>>,
         threads: usize,
-        null: &str,
+        null: NullArg,
         on_error: &str,
         infer: &str,
         batch_size: usize,
@@ -65,7 +65,7 @@ impl ReadOptions {
             csv.on_bad(swath_csv::OnBad::PutAside);
         }
         let mut b = ArrowReaderBuilder::new();
-        b.csv(csv).threads(threads).batch_size(batch_size).null_text(null.as_bytes().to_vec());
+        b.csv(csv).threads(threads).batch_size(batch_size).nulls(null.nulls());
         match on_error {
             "fail" => {}
             "null" => {
@@ -298,4 +298,28 @@ pub fn import_schema(s: &Bound<'_, PyAny>) -> PyResult<Schema> {
     // We only read it; its producer keeps ownership.
     let ffi = unsafe { ptr.cast::<FFI_ArrowSchema>().as_ref() };
     Schema::try_from(ffi).map_err(|e| PyValueError::new_err(format!("schema: {e}")))
+}
+
+/// `null=`: a str as the CLI's `--null` has it (one text, texts separated
+/// by commas, or `"common"`), or a list of texts taken exactly.
+#[derive(Clone, Debug, FromPyObject)]
+pub enum NullArg {
+    Text(String),
+    List(Vec<String>),
+}
+
+impl Default for NullArg {
+    fn default() -> NullArg {
+        NullArg::Text(String::new())
+    }
+}
+
+impl NullArg {
+    /// The texts read as null.
+    pub fn nulls(&self) -> swath_arrow::Nulls {
+        match self {
+            NullArg::Text(t) => swath_arrow::Nulls::parse(t),
+            NullArg::List(l) => swath_arrow::Nulls::list(l),
+        }
+    }
 }

@@ -13,7 +13,7 @@ use swath_arrow::{ParquetCompression, ParquetOptions, ParquetSink, DEFAULT_BATCH
 
 use crate::errors::Failure;
 use crate::interrupt;
-use crate::options::{arrow_failure, Columns, ReadOptions};
+use crate::options::{arrow_failure, Columns, NullArg, ReadOptions};
 use crate::put_aside::Taking;
 use crate::stream::CsvReader;
 
@@ -25,7 +25,7 @@ use crate::stream::CsvReader;
 /// of batches in flight. The schema is inferred now (from records spread
 /// over the whole file) unless given.
 #[pyfunction]
-#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, string_view = false, **dialect))]
+#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = NullArg::default(), on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, string_view = false, **dialect))]
 #[allow(clippy::too_many_arguments)]
 pub fn scan_csv(
     py: Python<'_>,
@@ -33,7 +33,7 @@ pub fn scan_csv(
     columns: Option<Columns>,
     schema: Option<&Bound<'_, PyAny>>,
     threads: usize,
-    null: &str,
+    null: NullArg,
     on_error: &str,
     infer: &str,
     batch_size: usize,
@@ -62,7 +62,7 @@ pub fn scan_csv(
 /// hand them out as a CsvReader; `swath.read_csv` makes it a
 /// pyarrow.Table without a copy.
 #[pyfunction]
-#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, string_view = false, **dialect))]
+#[pyo3(signature = (path, columns = None, schema = None, threads = 0, null = NullArg::default(), on_error = "fail", infer = "sample", batch_size = DEFAULT_BATCH_SIZE, string_view = false, **dialect))]
 #[allow(clippy::too_many_arguments)]
 pub fn _read_csv(
     py: Python<'_>,
@@ -70,7 +70,7 @@ pub fn _read_csv(
     columns: Option<Columns>,
     schema: Option<&Bound<'_, PyAny>>,
     threads: usize,
-    null: &str,
+    null: NullArg,
     on_error: &str,
     infer: &str,
     batch_size: usize,
@@ -118,7 +118,7 @@ pub fn _read_csv(
 /// `max_bad`, `errors_json`) keep broken records aside as `read_csv` does;
 /// the count is then not the records read.
 #[pyfunction]
-#[pyo3(signature = (src, dst, columns = None, schema = None, threads = 0, null = "", on_error = "fail", infer = "sample", compression = "zstd", row_group_rows = 1 << 20, row_group_size = None, no_statistics = false, **dialect))]
+#[pyo3(signature = (src, dst, columns = None, schema = None, threads = 0, null = NullArg::default(), on_error = "fail", infer = "sample", compression = "zstd", row_group_rows = 1 << 20, row_group_size = None, no_statistics = false, **dialect))]
 #[allow(clippy::too_many_arguments)]
 pub fn csv_to_parquet(
     py: Python<'_>,
@@ -127,7 +127,7 @@ pub fn csv_to_parquet(
     columns: Option<Columns>,
     schema: Option<&Bound<'_, PyAny>>,
     threads: usize,
-    null: &str,
+    null: NullArg,
     on_error: &str,
     infer: &str,
     compression: &str,

@@ -14,6 +14,7 @@ use swath_csv::{ParallelReader, Position, ReaderBuilder};
 use crate::decode::{OnError, Plan};
 use crate::error::{Error, Result};
 use crate::infer::{ColumnGuess, Guesses, Infer};
+use crate::nulls::Nulls;
 use crate::parallel::ParallelArrowReader;
 use crate::range::FileRange;
 use crate::reader::{ArrowReader, StreamInput};
@@ -59,7 +60,7 @@ pub struct ArrowReaderBuilder {
     infer: Infer,
     batch_size: usize,
     projection: Option<Projection>,
-    null: Vec<u8>,
+    null: Nulls,
     on_error: OnError,
     threads: usize,
     chunk_size: u64,
@@ -116,7 +117,7 @@ impl ArrowReaderBuilder {
             infer: Infer::default(),
             batch_size: DEFAULT_BATCH_SIZE,
             projection: None,
-            null: Vec::new(),
+            null: Nulls::default(),
             on_error: OnError::Fail,
             threads: 0,
             chunk_size: 4 << 20,
@@ -150,8 +151,8 @@ impl ArrowReaderBuilder {
         self.schema.clone()
     }
 
-    /// The text read as null (see [`null_text`](Self::null_text)).
-    pub fn given_null_text(&self) -> &[u8] {
+    /// The texts read as null (see [`nulls`](Self::nulls)).
+    pub fn given_nulls(&self) -> &Nulls {
         &self.null
     }
 
@@ -212,7 +213,13 @@ impl ArrowReaderBuilder {
     /// The text of a null (default: the empty field). A missing field of a
     /// short record (flexible) is null too.
     pub fn null_text(&mut self, text: impl Into<Vec<u8>>) -> &mut Self {
-        self.null = text.into();
+        self.null = Nulls::text(text);
+        self
+    }
+
+    /// The texts of a null: a list, or [`Nulls::common`].
+    pub fn nulls(&mut self, nulls: Nulls) -> &mut Self {
+        self.null = nulls;
         self
     }
 

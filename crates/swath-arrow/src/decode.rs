@@ -26,6 +26,7 @@ use swath_csv::typed::{is_utf8, parse_bool, parse_f64, parse_i64};
 use swath_csv::{BadRecord, BlockColumn, ErrorKind, FromField, Record, RecordBlock};
 
 use crate::column::{Leaf, Values};
+use crate::nulls::Nulls;
 use crate::text::{parse_date, parse_timestamp};
 use crate::types::ColumnType;
 
@@ -101,7 +102,7 @@ impl Column {
 /// What a block's column loop needs besides the column: the null text,
 /// the error policy, and room kept between blocks.
 struct BlockCtx<'a> {
-    null: &'a [u8],
+    null: &'a Nulls,
     on_error: OnError,
     /// Rows (in the block) that are null, for the validity bits.
     nulls: &'a mut Vec<u32>,
@@ -117,7 +118,7 @@ struct BlockCtx<'a> {
 /// in a nullable column), a null made by [`OnError::Null`], or a misfit.
 #[derive(Clone, Copy)]
 struct Judge<'a> {
-    null: &'a [u8],
+    null: &'a Nulls,
     nullable: bool,
     /// [`OnError::Null`] on a nullable column.
     lenient: bool,
@@ -126,11 +127,7 @@ struct Judge<'a> {
 impl Judge<'_> {
     #[inline(always)]
     fn is_null(&self, f: &[u8]) -> bool {
-        if self.null.is_empty() {
-            f.is_empty()
-        } else {
-            f == self.null
-        }
+        self.null.is_null(f)
     }
 
     /// The cell of field `f`, `parsed` its value when it parsed.
@@ -176,7 +173,7 @@ impl Column {
         };
         // The null text is looked for before the parse only where it
         // could parse; the empty default never does (but as text).
-        let null_first = !cx.null.is_empty();
+        let null_first = !cx.null.only_empty();
         let nulled = &mut *cx.nulled;
         let nulls = &mut *cx.nulls;
         let fields = blk.column(self.src);
@@ -358,7 +355,7 @@ pub(crate) struct Plan {
     pub(crate) schema: SchemaRef,
     /// For each output column, its field index in the record and type.
     pub(crate) columns: Vec<(usize, ColumnType)>,
-    pub(crate) null: Vec<u8>,
+    pub(crate) null: Nulls,
     pub(crate) on_error: OnError,
     pub(crate) batch_size: usize,
 }
@@ -367,7 +364,7 @@ pub(crate) struct Plan {
 pub(crate) struct Decoder {
     schema: SchemaRef,
     cols: Vec<Column>,
-    null: Vec<u8>,
+    null: Nulls,
     on_error: OnError,
     rows: usize,
     capacity: usize,
@@ -496,12 +493,11 @@ impl Decoder {
     /// appended.
     #[inline]
     pub(crate) fn decode(&mut self, rec: &Record<'_>) -> swath_csv::Result<()> {
-        let null = self.null.as_slice();
         for i in 0..self.cols.len() {
             let c = &mut self.cols[i];
             let tz = c.ty == ColumnType::TimestampTz;
             let res = match rec.get(c.src) {
-                Some(f) if f != null => c.push(f, tz),
+                Some(f) if !self.null.is_null(f) => c.push(f, tz),
                 // A missing field (a short record, when flexible) is null.
                 _ if c.nullable => {
                     c.leaf.push_null();

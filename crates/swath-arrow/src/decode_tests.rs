@@ -207,7 +207,7 @@ fn plan(types: &[ColumnType], projection: &[usize], nullable: bool, null: &[u8])
     Plan {
         schema: Arc::new(Schema::new(fields)),
         columns: projection.iter().map(|&i| (i, types[i])).collect(),
-        null: null.to_vec(),
+        null: crate::Nulls::text(null),
         on_error: OnError::Fail,
         batch_size: 1 << 20,
     }

@@ -12,6 +12,7 @@
 use swath_csv::Record;
 
 use crate::fits::Fits;
+use crate::nulls::Nulls;
 use crate::types::ColumnType;
 
 /// How to find the types of the columns that have none given.
@@ -69,10 +70,10 @@ impl ColumnGuess {
 
     /// Rule out the types `f` does not parse as.
     #[inline]
-    pub fn see(&mut self, f: Option<&[u8]>, null: &[u8]) {
+    pub fn see(&mut self, f: Option<&[u8]>, null: &Nulls) {
         self.values += 1;
         let f = match f {
-            Some(f) if f != null => f,
+            Some(f) if !null.is_null(f) => f,
             _ => {
                 self.empty += 1;
                 return;
@@ -126,7 +127,7 @@ pub struct Guesses {
 impl Guesses {
     /// Note every field of `rec`.
     #[inline]
-    pub fn see(&mut self, rec: &Record<'_>, null: &[u8]) {
+    pub fn see(&mut self, rec: &Record<'_>, null: &Nulls) {
         if self.columns.len() < rec.len() {
             // A column first seen now was missing (empty) before.
             self.columns.resize(rec.len(), ColumnGuess::missing_in(self.records));
@@ -158,7 +159,7 @@ mod tests {
     fn guess(vals: &[&str]) -> ColumnType {
         let mut g = ColumnGuess::default();
         for v in vals {
-            g.see(Some(v.as_bytes()), b"");
+            g.see(Some(v.as_bytes()), &Nulls::default());
         }
         g.column_type()
     }
@@ -184,7 +185,7 @@ mod tests {
     fn note(vals: &[&str]) -> (ColumnType, Option<&'static str>) {
         let mut g = ColumnGuess::default();
         for v in vals {
-            g.see(Some(v.as_bytes()), b"");
+            g.see(Some(v.as_bytes()), &Nulls::default());
         }
         (g.column_type(), g.note())
     }
@@ -204,8 +205,8 @@ mod tests {
         assert!(big.1.unwrap().contains("64-bit"));
         // The reason survives the merge of guesses from two places.
         let (mut a, mut b) = (ColumnGuess::default(), ColumnGuess::default());
-        a.see(Some(b"12"), b"");
-        b.see(Some(b"012"), b"");
+        a.see(Some(b"12"), &Nulls::default());
+        b.see(Some(b"012"), &Nulls::default());
         a.merge(&b);
         assert_eq!(a.column_type(), ColumnType::Utf8);
         assert!(a.note().is_some());

@@ -75,6 +75,7 @@ mod infer;
 mod ipc;
 #[cfg(feature = "parquet")]
 mod long_values;
+mod nulls;
 mod parallel;
 #[cfg(feature = "parquet")]
 mod parquet_sink;
@@ -92,6 +93,7 @@ pub use error::{Error, Result};
 pub use fits::Fits;
 pub use infer::{ColumnGuess, Guesses, Infer};
 pub use ipc::IpcSink;
+pub use nulls::{Nulls, COMMON as COMMON_NULLS};
 pub use parallel::{ParallelArrowReader, ParallelBatches};
 #[cfg(feature = "parquet")]
 pub use parquet_sink::{encode_threads_for, ParquetCompression, ParquetOptions, ParquetSink};

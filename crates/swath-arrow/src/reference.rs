@@ -13,6 +13,7 @@ use arrow_schema::SchemaRef;
 use swath_csv::{ErrorKind, FromField, Record};
 
 use crate::decode::{OnError, Plan};
+use crate::nulls::Nulls;
 use crate::text::{parse_date, parse_timestamp};
 use crate::types::{ColumnType, UTC};
 
@@ -124,7 +125,7 @@ impl Builder {
 pub(crate) struct ReferenceDecoder {
     schema: SchemaRef,
     cols: Vec<Column>,
-    null: Vec<u8>,
+    null: Nulls,
     on_error: OnError,
     rows: usize,
     capacity: usize,
@@ -177,7 +178,7 @@ impl ReferenceDecoder {
             let c = &mut self.cols[i];
             let tz = c.ty == ColumnType::TimestampTz;
             let res = match rec.get(c.src) {
-                Some(f) if f != self.null.as_slice() => c.b.append(f, tz),
+                Some(f) if !self.null.is_null(f) => c.b.append(f, tz),
                 // A missing field (a short record, when flexible) is null.
                 _ if c.nullable => {
                     c.b.append_null();

@@ -68,11 +68,7 @@ type Placed = (Vec<u8>, u64, u64, u64);
 
 /// The test file, the same without its broken lines, and each broken
 /// line's bytes (newline included) and place (byte, line, record).
-fn generate(
-    seed: u64,
-    lines: u64,
-    crlf: bool,
-) -> (Vec<u8>, Vec<u8>, Vec<Placed>) {
+fn generate(seed: u64, lines: u64, crlf: bool) -> (Vec<u8>, Vec<u8>, Vec<Placed>) {
     let (mut all, mut clean, mut bad) = (Vec::new(), Vec::new(), Vec::new());
     let mut x = seed;
     let (mut line, mut record) = (0u64, 0u64);

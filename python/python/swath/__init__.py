@@ -102,7 +102,12 @@ def read_csv(
     ``timestamp``, ``timestamptz``, ``utf8``; the others inferred), or the
     CLI's text (``"id:int64!,when:timestamptz"``, ``!`` = not null).
     Otherwise types are inferred from records spread over the whole file.
-    ``null``: the text of a null (default: the empty field).
+    ``null``: the text of a null (default: the empty field), texts
+    separated by commas as the CLI's ``--null`` (``"NA,NULL,\\N,-"``; an
+    empty item is the empty field), ``"common"`` (the empty field, NA, N/A,
+    n/a, na, NULL, null, Null, None, none, nil, \\N, -, #N/A, <NA>), or a
+    list of texts taken exactly. A column is typed as if its nulls were
+    not there.
     ``on_error``: ``"fail"`` raises CsvError at a field that does not fit
     its type; ``"null"`` makes it null. ``string_view``: text columns as
     ``pyarrow.string_view()`` (Arrow's Utf8View) instead of

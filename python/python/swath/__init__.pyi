@@ -1,4 +1,4 @@
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Sequence, Union
 
 from ._swath import (
     CheckResult as CheckResult,
@@ -22,7 +22,7 @@ def read_csv(
     columns: Columns = None,
     schema: SchemaArg = None,
     threads: int = 0,
-    null: str = "",
+    null: Union[str, Sequence[str]] = "",
     on_error: Literal["fail", "null", "quarantine"] = "fail",
     infer: Literal["sample", "full"] = "sample",
     batch_size: int = 16384,

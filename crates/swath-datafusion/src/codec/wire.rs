@@ -34,8 +34,9 @@ pub(crate) struct TableNode {
 pub(crate) struct OptionsMsg {
     #[prost(message, optional, tag = "1")]
     pub dialect: Option<DialectMsg>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub null_text: Vec<u8>,
+    /// The null texts (one, or a list: [`swath_arrow::Nulls`]).
+    #[prost(bytes = "vec", repeated, tag = "2")]
+    pub null_texts: Vec<Vec<u8>>,
     #[prost(bool, tag = "3")]
     pub on_error_null: bool,
     #[prost(uint64, optional, tag = "4")]
@@ -185,7 +186,7 @@ impl OptionsMsg {
         }
         Ok(OptionsMsg {
             dialect: Some(DialectMsg::from_settings(&o.csv_builder().settings())?),
-            null_text: o.arrow.given_null_text().to_vec(),
+            null_texts: o.arrow.given_nulls().texts().iter().map(|t| t.to_vec()).collect(),
             on_error_null: o.arrow.given_on_error() == OnError::Null,
             split_bytes: o.split_bytes,
             file_extension: o.file_extension.clone(),
@@ -200,7 +201,7 @@ impl OptionsMsg {
         let mut arrow = swath_arrow::ArrowReaderBuilder::new();
         arrow
             .csv(ReaderBuilder::from_settings(&dialect.to_settings()?))
-            .null_text(self.null_text.clone())
+            .nulls(swath_arrow::Nulls::list(&self.null_texts))
             .on_error(if self.on_error_null { OnError::Null } else { OnError::Fail })
             .string_view(self.string_view);
         if let Some(schema) = schema {

@@ -50,8 +50,11 @@ pub struct ArrowOpts {
     /// first; the types are then guaranteed to fit).
     #[arg(long, default_value = "sample", value_parser = ["sample", "full"])]
     infer: String,
-    /// The text of a null field.
-    #[arg(long, default_value = "")]
+    /// The text of a null field (default: the empty field), or a list
+    /// (`NA,NULL,\N,-`; an empty item is the empty field: `NA,`), or
+    /// `common`: the empty field, NA, N/A, n/a, na, NULL, null, Null,
+    /// None, none, nil, \N, -, #N/A and <NA>. Exactly as written.
+    #[arg(long, default_value = "", value_name = "TEXT|LIST|common")]
     null: String,
     /// A field that does not fit its column's type: `fail` (an error naming
     /// its record, line, byte and column), `null` (a null, counted on
@@ -81,7 +84,7 @@ impl ArrowOpts {
             .chunk_size(par.chunk_len())
             .batch_size(self.batch_size)
             .string_view(self.string_view)
-            .null_text(self.null.as_bytes().to_vec());
+            .nulls(swath_arrow::Nulls::parse(&self.null));
         if self.infer == "full" {
             b.infer(Infer::Full);
         }
