@@ -60,12 +60,13 @@ impl ReadOptions {
     ) -> PyResult<ReadOptions> {
         // Taken out of the keyword arguments first: the rest are the dialect's.
         let put_aside = PutAside::from_kwargs(dialect)?;
+        let numbers = numbers_from_kwargs(dialect)?;
         let mut csv = Dialect::from_kwargs(dialect)?.builder();
         if put_aside.is_on() {
             csv.on_bad(swath_csv::OnBad::PutAside);
         }
         let mut b = ArrowReaderBuilder::new();
-        b.csv(csv).threads(threads).batch_size(batch_size).nulls(null.nulls());
+        b.csv(csv).threads(threads).batch_size(batch_size).nulls(null.nulls()).numbers(numbers);
         match on_error {
             "fail" => {}
             "null" => {
@@ -322,4 +323,43 @@ impl NullArg {
             NullArg::List(l) => swath_arrow::Nulls::list(l),
         }
     }
+}
+
+/// `decimal_comma=` and `thousands=`, taken out of the keyword arguments:
+/// how numbers are written, as the CLI's `--decimal-comma` and
+/// `--thousands`.
+fn numbers_from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<swath_arrow::Numbers> {
+    let Some(kwargs) = kwargs else { return Ok(swath_arrow::Numbers::default()) };
+    let take = |key: &str| pop_kwarg(kwargs, key);
+    let comma: bool = take("decimal_comma")?.map(|v| v.extract()).transpose()?.unwrap_or(false);
+    let thousands = match take("thousands")? {
+        None => None,
+        Some(v) => {
+            let s: String = v.extract()?;
+            let mut chars = s.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "thousands must be one character, not {s:?}"
+                    )))
+                }
+            }
+        }
+    };
+    swath_arrow::Numbers::new(comma, thousands)
+        .map_err(|e| PyValueError::new_err(format!("thousands: {e}")))
+}
+
+/// Take `key` out of the keyword arguments (the rest are the dialect's);
+/// `None` when absent or None.
+pub fn pop_kwarg<'py>(
+    kwargs: &Bound<'py, PyDict>,
+    key: &str,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let v = kwargs.get_item(key)?;
+    if v.is_some() {
+        kwargs.del_item(key)?;
+    }
+    Ok(v.filter(|v| !v.is_none()))
 }

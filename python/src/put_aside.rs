@@ -37,13 +37,7 @@ impl PutAside {
     /// are the dialect's).
     pub fn from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PutAside> {
         let Some(kwargs) = kwargs else { return Ok(PutAside::default()) };
-        let take = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
-            let v = kwargs.get_item(key)?;
-            if v.is_some() {
-                kwargs.del_item(key)?;
-            }
-            Ok(v.filter(|v| !v.is_none()))
-        };
+        let take = |key: &str| crate::options::pop_kwarg(kwargs, key);
         let (on_bad, max_bad, json) = (take("on_bad")?, take("max_bad")?, take("errors_json")?);
         let json = json.map(|v| v.extract()).transpose()?.unwrap_or(false);
         PutAside::new(on_bad.as_ref(), max_bad.as_ref(), json)

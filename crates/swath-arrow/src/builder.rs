@@ -13,8 +13,10 @@ use swath_csv::{ParallelReader, Position, ReaderBuilder};
 
 use crate::decode::{OnError, Plan};
 use crate::error::{Error, Result};
+use crate::infer::Written;
 use crate::infer::{ColumnGuess, Guesses, Infer};
 use crate::nulls::Nulls;
+use crate::numbers::Numbers;
 use crate::parallel::ParallelArrowReader;
 use crate::range::FileRange;
 use crate::reader::{ArrowReader, StreamInput};
@@ -61,6 +63,7 @@ pub struct ArrowReaderBuilder {
     batch_size: usize,
     projection: Option<Projection>,
     null: Nulls,
+    numbers: Numbers,
     on_error: OnError,
     threads: usize,
     chunk_size: u64,
@@ -118,6 +121,7 @@ impl ArrowReaderBuilder {
             batch_size: DEFAULT_BATCH_SIZE,
             projection: None,
             null: Nulls::default(),
+            numbers: Numbers::default(),
             on_error: OnError::Fail,
             threads: 0,
             chunk_size: 4 << 20,
@@ -154,6 +158,11 @@ impl ArrowReaderBuilder {
     /// The texts read as null (see [`nulls`](Self::nulls)).
     pub fn given_nulls(&self) -> &Nulls {
         &self.null
+    }
+
+    /// How numbers are written (see [`numbers`](Self::numbers)).
+    pub fn given_numbers(&self) -> Numbers {
+        self.numbers
     }
 
     /// Whether text columns are `Utf8View` (see [`string_view`](Self::string_view)).
@@ -223,6 +232,19 @@ impl ArrowReaderBuilder {
         self
     }
 
+    /// How numbers are written: a decimal comma, a thousands separator
+    /// (inference and decoding read `1.299,99` as 1299.99; text columns
+    /// keep what was written).
+    pub fn numbers(&mut self, numbers: Numbers) -> &mut Self {
+        self.numbers = numbers;
+        self
+    }
+
+    /// How values are written, for inference.
+    fn written(&self) -> Written {
+        Written { nulls: self.null.clone(), numbers: self.numbers }
+    }
+
     /// What a field that does not fit its type does (default: an error).
     pub fn on_error(&mut self, policy: OnError) -> &mut Self {
         self.on_error = policy;
@@ -262,7 +284,7 @@ impl ArrowReaderBuilder {
         if self.schema.is_some() || self.all_given(&names) {
             return self.resolve(names, None, 0, "types given".into());
         }
-        let null = self.null.clone();
+        let null = self.written();
         let (guesses, method) = match self.infer {
             Infer::Full => {
                 let mut par = ParallelReader::new(&self.csv, path)
@@ -327,11 +349,12 @@ impl ArrowReaderBuilder {
         let mut small = self.csv.clone();
         small.capacity(32 << 10);
         let par = ParallelReader::new(&small, path).threads(self.threads);
+        let written = self.written();
         let seen = par.sample_with(head_end, points, |_, rdr| {
             let mut g = Guesses::default();
             for _ in 0..per_point {
                 match rdr.next_record() {
-                    Ok(Some(rec)) => g.see(&rec, &self.null),
+                    Ok(Some(rec)) => g.see(&rec, &written),
                     Ok(None) => break,
                     Err(e) if e.is_recoverable() => {}
                     Err(_) => break,
@@ -354,6 +377,7 @@ impl ArrowReaderBuilder {
             return self.resolve(names, None, 0, "types given".into());
         }
         let mut g = Guesses::default();
+        let written = self.written();
         let (limit, full) = match self.infer {
             Infer::Sample { head, .. } => (head as u64, false),
             Infer::Full => (u64::MAX, true),
@@ -364,7 +388,7 @@ impl ArrowReaderBuilder {
             match rdr.next_record() {
                 Ok(Some(rec)) => {
                     if let Some(prev) = last.take() {
-                        g.see(&prev.as_record(), &self.null);
+                        g.see(&prev.as_record(), &written);
                     }
                     last = Some(rec.to_owned_record());
                 }
@@ -375,7 +399,7 @@ impl ArrowReaderBuilder {
         }
         if eof {
             if let Some(prev) = last {
-                g.see(&prev.as_record(), &self.null);
+                g.see(&prev.as_record(), &written);
             }
         }
         let method = if full && eof { "every record" } else { "the head of a stream" };
@@ -533,6 +557,7 @@ impl ArrowReaderBuilder {
             schema: Arc::new(Schema::new(fields)),
             columns,
             null: self.null.clone(),
+            numbers: self.numbers,
             on_error: self.on_error,
             batch_size: self.batch_size,
         })

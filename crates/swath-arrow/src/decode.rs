@@ -27,6 +27,7 @@ use swath_csv::{BadRecord, BlockColumn, ErrorKind, FromField, Record, RecordBloc
 
 use crate::column::{Leaf, Values};
 use crate::nulls::Nulls;
+use crate::numbers::{Number, Numbers};
 use crate::text::{parse_date, parse_timestamp};
 use crate::types::ColumnType;
 
@@ -103,6 +104,8 @@ impl Column {
 /// the error policy, and room kept between blocks.
 struct BlockCtx<'a> {
     null: &'a Nulls,
+    numbers: &'a Numbers,
+    scratch: &'a mut Vec<u8>,
     on_error: OnError,
     /// Rows (in the block) that are null, for the validity bits.
     nulls: &'a mut Vec<u32>,
@@ -178,7 +181,27 @@ impl Column {
         let nulls = &mut *cx.nulls;
         let fields = blk.column(self.src);
         let tz = self.ty == ColumnType::TimestampTz;
+        let standard = cx.numbers.is_standard();
+        let (numbers, scratch) = (cx.numbers, &mut *cx.scratch);
         let ok = match &mut self.leaf.values {
+            // Numbers with a decimal comma or thousands separators: each
+            // by its standard text.
+            Values::Int64(v) if !standard => fill(v, fields, nulls, |f| {
+                let x = if judge.is_null(f) {
+                    None
+                } else {
+                    read_number(numbers, f, scratch, parse_i64)
+                };
+                judge.cell(f, x, nulled)
+            }),
+            Values::Float64(v) if !standard => fill(v, fields, nulls, |f| {
+                let x = if judge.is_null(f) {
+                    None
+                } else {
+                    read_number(numbers, f, scratch, parse_f64)
+                };
+                judge.cell(f, x, nulled)
+            }),
             Values::Int64(v) => fill(v, fields, nulls, |f| {
                 let x = if null_first && judge.is_null(f) { None } else { parse_i64(f) };
                 judge.cell(f, x, nulled)
@@ -312,6 +335,26 @@ fn append_text(data: &mut Vec<u8>, t: &[u8]) {
     }
 }
 
+/// `f` parsed by `parse` as the number it is under `numbers`.
+#[inline]
+fn read_number<T>(
+    numbers: &Numbers,
+    f: &[u8],
+    scratch: &mut Vec<u8>,
+    parse: fn(&[u8]) -> Option<T>,
+) -> Option<T> {
+    match numbers.read(f, scratch) {
+        Number::Same => parse(f),
+        Number::Is(n) => parse(n),
+        Number::Not => None,
+    }
+}
+
+/// Whether a column of `ty` holds numbers.
+fn is_number(ty: ColumnType) -> bool {
+    matches!(ty, ColumnType::Int64 | ColumnType::Float64)
+}
+
 /// Append the values `cell` makes of `fields` to `v` (a null's slot holds
 /// the default, its row goes to `nulls`); false at the first misfit, `v`
 /// then holding the values before it. The room is reserved once, so the
@@ -356,6 +399,7 @@ pub(crate) struct Plan {
     /// For each output column, its field index in the record and type.
     pub(crate) columns: Vec<(usize, ColumnType)>,
     pub(crate) null: Nulls,
+    pub(crate) numbers: Numbers,
     pub(crate) on_error: OnError,
     pub(crate) batch_size: usize,
 }
@@ -365,6 +409,9 @@ pub(crate) struct Decoder {
     schema: SchemaRef,
     cols: Vec<Column>,
     null: Nulls,
+    numbers: Numbers,
+    /// A number's standard text (`1.299,99` as `1299.99`).
+    scratch: Vec<u8>,
     on_error: OnError,
     rows: usize,
     capacity: usize,
@@ -396,6 +443,8 @@ impl Decoder {
             schema: plan.schema.clone(),
             cols,
             null: plan.null.clone(),
+            numbers: plan.numbers,
+            scratch: Vec::new(),
             on_error: plan.on_error,
             rows: 0,
             capacity: plan.batch_size,
@@ -428,6 +477,8 @@ impl Decoder {
         let (before, nulled) = (self.rows, self.nulled);
         let mut cx = BlockCtx {
             null: &self.null,
+            numbers: &self.numbers,
+            scratch: &mut self.scratch,
             on_error: self.on_error,
             nulls: &mut self.nulls,
             bits: &mut self.bits,
@@ -497,6 +548,16 @@ impl Decoder {
             let c = &mut self.cols[i];
             let tz = c.ty == ColumnType::TimestampTz;
             let res = match rec.get(c.src) {
+                Some(f)
+                    if !self.null.is_null(f) && is_number(c.ty) && !self.numbers.is_standard() =>
+                {
+                    match self.numbers.read(f, &mut self.scratch) {
+                        Number::Same => c.push(f, tz),
+                        Number::Is(n) => c.push(n, tz),
+                        Number::Not if c.ty == ColumnType::Int64 => Err("not a 64-bit integer"),
+                        Number::Not => Err("not a number"),
+                    }
+                }
                 Some(f) if !self.null.is_null(f) => c.push(f, tz),
                 // A missing field (a short record, when flexible) is null.
                 _ if c.nullable => {

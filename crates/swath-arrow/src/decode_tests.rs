@@ -95,6 +95,12 @@ fn field(rng: &mut Rng, ty: ColumnType, null: &[u8]) -> Vec<u8> {
         }
         5 => b"\xf0\x9f\x98".to_vec(),
         6 => b"2024-02-30".to_vec(),
+        // Numbers as exports write them (rounds with a decimal comma and
+        // thousands separators read them; others do not).
+        7 => b"-1.299,5".to_vec(),
+        8 => b"12,5".to_vec(),
+        9 => b"1.299".to_vec(),
+        10 => b"1,299.5".to_vec(),
         _ => good,
     }
 }
@@ -208,6 +214,7 @@ fn plan(types: &[ColumnType], projection: &[usize], nullable: bool, null: &[u8])
         schema: Arc::new(Schema::new(fields)),
         columns: projection.iter().map(|&i| (i, types[i])).collect(),
         null: crate::Nulls::text(null),
+        numbers: crate::Numbers::default(),
         on_error: OnError::Fail,
         batch_size: 1 << 20,
     }
@@ -233,6 +240,11 @@ fn the_decoder_equals_its_slow_twin() {
             projection.push(rng.index(ncols));
         }
         let mut p = plan(&types, &projection, round % 2 == 0, null);
+        if round % 7 == 6 {
+            p.numbers = crate::Numbers::new(true, Some('.')).unwrap();
+        } else if round % 7 == 5 {
+            p.numbers = crate::Numbers::new(false, Some(',')).unwrap();
+        }
         if round % 5 == 4 {
             p.on_error = OnError::Null;
             p.schema = Arc::new(Schema::new(

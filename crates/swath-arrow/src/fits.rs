@@ -13,6 +13,7 @@
 use swath_csv::typed::{has_leading_zero, is_integer_text};
 use swath_csv::FromField;
 
+use crate::numbers::{Number, Numbers};
 use crate::text::{parse_date, parse_timestamp};
 use crate::types::ColumnType;
 
@@ -86,6 +87,25 @@ impl Fits {
         }
         self.0 = fits;
         why
+    }
+
+    /// [`see`](Fits::see) with numbers written as `numbers` says: a number
+    /// by its standard text (`1.299,99` as `1299.99`), a text that is no
+    /// number under them ruling the numbers out; `scratch` holds the text.
+    #[inline]
+    pub fn see_with(&mut self, text: &[u8], numbers: &Numbers, scratch: &mut Vec<u8>) -> u8 {
+        match numbers.read(text, scratch) {
+            Number::Same => self.see(text),
+            Number::Is(n) => {
+                // A number is no boolean or date (`1.299` is no date here).
+                self.0 &= INT | FLOAT;
+                self.see(n)
+            }
+            Number::Not => {
+                self.0 &= !(INT | FLOAT);
+                self.see(text)
+            }
+        }
     }
 
     /// What `self` and `other` both allow.

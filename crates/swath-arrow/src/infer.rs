@@ -13,6 +13,7 @@ use swath_csv::Record;
 
 use crate::fits::Fits;
 use crate::nulls::Nulls;
+use crate::numbers::Numbers;
 use crate::types::ColumnType;
 
 /// How to find the types of the columns that have none given.
@@ -71,15 +72,30 @@ impl ColumnGuess {
     /// Rule out the types `f` does not parse as.
     #[inline]
     pub fn see(&mut self, f: Option<&[u8]>, null: &Nulls) {
+        self.see_written(
+            f,
+            &Written { nulls: null.clone(), ..Written::default() },
+            &mut Vec::new(),
+        );
+    }
+
+    /// [`see`](Self::see) with values written as `how` says (`scratch`
+    /// holds a number's standard text).
+    #[inline]
+    pub fn see_written(&mut self, f: Option<&[u8]>, how: &Written, scratch: &mut Vec<u8>) {
         self.values += 1;
         let f = match f {
-            Some(f) if !null.is_null(f) => f,
+            Some(f) if !how.nulls.is_null(f) => f,
             _ => {
                 self.empty += 1;
                 return;
             }
         };
-        self.why |= self.fits.see(f);
+        self.why |= if how.numbers.is_standard() {
+            self.fits.see(f)
+        } else {
+            self.fits.see_with(f, &how.numbers, scratch)
+        };
     }
 
     /// Combine with what another part of the file allowed.
@@ -115,6 +131,15 @@ impl ColumnGuess {
     }
 }
 
+/// How values are written: the texts of a null, and the numbers' marks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The texts read as null.
+    pub nulls: Nulls,
+    /// The decimal mark and thousands separator.
+    pub numbers: Numbers,
+}
+
 /// Guesses for every column of a file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Guesses {
@@ -122,18 +147,20 @@ pub struct Guesses {
     pub columns: Vec<ColumnGuess>,
     /// Records seen.
     pub records: u64,
+    /// A number's standard text, between fields.
+    scratch: Vec<u8>,
 }
 
 impl Guesses {
     /// Note every field of `rec`.
     #[inline]
-    pub fn see(&mut self, rec: &Record<'_>, null: &Nulls) {
+    pub fn see(&mut self, rec: &Record<'_>, how: &Written) {
         if self.columns.len() < rec.len() {
             // A column first seen now was missing (empty) before.
             self.columns.resize(rec.len(), ColumnGuess::missing_in(self.records));
         }
         for (i, g) in self.columns.iter_mut().enumerate() {
-            g.see(rec.get(i), null);
+            g.see_written(rec.get(i), how, &mut self.scratch);
         }
         self.records += 1;
     }

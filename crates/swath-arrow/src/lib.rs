@@ -76,6 +76,7 @@ mod ipc;
 #[cfg(feature = "parquet")]
 mod long_values;
 mod nulls;
+mod numbers;
 mod parallel;
 #[cfg(feature = "parquet")]
 mod parquet_sink;
@@ -91,9 +92,10 @@ pub use builder::{ArrowReaderBuilder, ColumnReport, InferredSchema, DEFAULT_BATC
 pub use decode::OnError;
 pub use error::{Error, Result};
 pub use fits::Fits;
-pub use infer::{ColumnGuess, Guesses, Infer};
+pub use infer::{ColumnGuess, Guesses, Infer, Written};
 pub use ipc::IpcSink;
 pub use nulls::{Nulls, COMMON as COMMON_NULLS};
+pub use numbers::{Number, Numbers};
 pub use parallel::{ParallelArrowReader, ParallelBatches};
 #[cfg(feature = "parquet")]
 pub use parquet_sink::{encode_threads_for, ParquetCompression, ParquetOptions, ParquetSink};

@@ -126,6 +126,7 @@ pub(crate) struct ReferenceDecoder {
     schema: SchemaRef,
     cols: Vec<Column>,
     null: Nulls,
+    numbers: crate::Numbers,
     on_error: OnError,
     rows: usize,
     capacity: usize,
@@ -151,6 +152,7 @@ impl ReferenceDecoder {
             schema: plan.schema.clone(),
             cols,
             null: plan.null.clone(),
+            numbers: plan.numbers,
             on_error: plan.on_error,
             rows: 0,
             capacity: plan.batch_size,
@@ -178,7 +180,19 @@ impl ReferenceDecoder {
             let c = &mut self.cols[i];
             let tz = c.ty == ColumnType::TimestampTz;
             let res = match rec.get(c.src) {
-                Some(f) if !self.null.is_null(f) => c.b.append(f, tz),
+                Some(f) if !self.null.is_null(f) => {
+                    // A number by its standard text, one field at a time.
+                    let mut text = Vec::new();
+                    let number = matches!(c.ty, ColumnType::Int64 | ColumnType::Float64);
+                    match self.numbers.read(f, &mut text) {
+                        crate::Number::Is(n) if number => c.b.append(n, tz),
+                        crate::Number::Not if c.ty == ColumnType::Int64 => {
+                            Err("not a 64-bit integer")
+                        }
+                        crate::Number::Not if number => Err("not a number"),
+                        _ => c.b.append(f, tz),
+                    }
+                }
                 // A missing field (a short record, when flexible) is null.
                 _ if c.nullable => {
                     c.b.append_null();

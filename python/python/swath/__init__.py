@@ -113,7 +113,10 @@ def read_csv(
     ``pyarrow.string_view()`` (Arrow's Utf8View) instead of
     ``pyarrow.string()``. ``**dialect``: delimiter, quote,
     escape, comment, no_headers, flexible, lenient, max_record_size,
-    encoding, skip_rows, header_row, skip_until, skip_last.
+    encoding, skip_rows, header_row, skip_until, skip_last. Numbers as
+    exports write them: ``decimal_comma=True`` (``3,5``) and ``thousands``
+    (``"."`` in ``1.299,99``, ``","`` in ``1,299.99``), as the CLI's
+    ``--decimal-comma`` and ``--thousands``.
 
     Broken records (a field too few or too many, a quoting error), as the
     CLI's ``--on-bad``: ``on_bad="fail"`` (the default) raises CsvError;

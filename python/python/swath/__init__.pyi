@@ -41,6 +41,8 @@ def read_csv(
     header_row: Optional[int] = None,
     skip_until: Optional[str] = None,
     skip_last: int = 0,
+    decimal_comma: bool = False,
+    thousands: Optional[str] = None,
     on_bad: str = "fail",
     max_bad: Union[int, str, None] = None,
     errors_json: bool = False,

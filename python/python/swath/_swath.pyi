@@ -128,6 +128,8 @@ def scan_csv(
     header_row: Optional[int] = None,
     skip_until: Optional[str] = None,
     skip_last: int = 0,
+    decimal_comma: bool = False,
+    thousands: Optional[str] = None,
 ) -> CsvReader: ...
 def _read_csv(path: StrPath, **kwargs: Any) -> CsvReader: ...
 def csv_to_parquet(
@@ -157,6 +159,8 @@ def csv_to_parquet(
     header_row: Optional[int] = None,
     skip_until: Optional[str] = None,
     skip_last: int = 0,
+    decimal_comma: bool = False,
+    thousands: Optional[str] = None,
     on_bad: str = "fail",
     max_bad: Union[int, str, None] = None,
     errors_json: bool = False,

@@ -47,6 +47,12 @@ pub(crate) struct OptionsMsg {
     pub store_url: Option<String>,
     #[prost(bool, tag = "7")]
     pub string_view: bool,
+    /// Numbers with a decimal comma ([`swath_arrow::Numbers`]).
+    #[prost(bool, tag = "8")]
+    pub decimal_comma: bool,
+    /// Their thousands separator, a char.
+    #[prost(uint32, optional, tag = "9")]
+    pub thousands: Option<u32>,
 }
 
 /// [`ReaderSettings`].
@@ -192,6 +198,8 @@ impl OptionsMsg {
             file_extension: o.file_extension.clone(),
             store_url: o.store_url.clone(),
             string_view: o.arrow.given_string_view(),
+            decimal_comma: o.arrow.given_numbers().decimal() == ',',
+            thousands: o.arrow.given_numbers().thousands().map(u32::from),
         })
     }
 
@@ -202,6 +210,13 @@ impl OptionsMsg {
         arrow
             .csv(ReaderBuilder::from_settings(&dialect.to_settings()?))
             .nulls(swath_arrow::Nulls::list(&self.null_texts))
+            .numbers(
+                swath_arrow::Numbers::new(
+                    self.decimal_comma,
+                    self.thousands.and_then(char::from_u32),
+                )
+                .map_err(|e| bad(&e))?,
+            )
             .on_error(if self.on_error_null { OnError::Null } else { OnError::Fail })
             .string_view(self.string_view);
         if let Some(schema) = schema {

@@ -62,6 +62,17 @@ pub struct ArrowOpts {
     /// the broken ones: needs --on-bad skip or quarantine=FILE).
     #[arg(long, default_value = "fail", value_parser = ["fail", "null", "quarantine"])]
     on_error: String,
+    /// Numbers with a decimal comma (`3,5`; with `--thousands .`,
+    /// `1.299,99`): read as 3.5 and 1299.99 by inference and decoding. A
+    /// point that is not the thousands separator then makes a field no
+    /// number. Text columns keep what was written.
+    #[arg(long)]
+    decimal_comma: bool,
+    /// The thousands separator of numbers (`,` in `1,299.99`, `.` in
+    /// `1.299,99`, a space, `'`): groups after the first are of three
+    /// digits, or the field is no number.
+    #[arg(long, value_name = "SEP")]
+    thousands: Option<char>,
     /// Only these columns, by name, in this order (comma-separated).
     #[arg(long, value_delimiter = ',')]
     columns: Option<Vec<String>>,
@@ -84,7 +95,11 @@ impl ArrowOpts {
             .chunk_size(par.chunk_len())
             .batch_size(self.batch_size)
             .string_view(self.string_view)
-            .nulls(swath_arrow::Nulls::parse(&self.null));
+            .nulls(swath_arrow::Nulls::parse(&self.null))
+            .numbers(
+                swath_arrow::Numbers::new(self.decimal_comma, self.thousands)
+                    .map_err(|e| anyhow::anyhow!("--thousands: {e}"))?,
+            );
         if self.infer == "full" {
             b.infer(Infer::Full);
         }

@@ -1,6 +1,8 @@
-"""``null=`` as a list, a comma-separated str and ``"common"``: every
-spelling is a null of every column type, and the types are inferred as if
-the nulls were not there; the same in ``csv_to_parquet``."""
+"""Values as exports write them. ``null=`` as a list, a comma-separated str
+and ``"common"``: every spelling is a null of every column type, and the
+types are inferred as if the nulls were not there; the same in
+``csv_to_parquet``. ``decimal_comma=`` and ``thousands=``: European
+numbers read as numbers."""
 
 import pyarrow.parquet as pq
 import pytest
@@ -54,3 +56,24 @@ def test_without_the_list_the_spellings_are_text(tmp_path):
     src = tmp_path / "e.csv"
     src.write_text(text)
     assert str(swath.read_csv(src).schema.field("id").type) == "string"
+
+
+def test_decimal_commas_and_thousands(tmp_path):
+    src = tmp_path / "eu.csv"
+    prices = [(i * 7919 - 5000) / 100 for i in range(300)]
+    quantities = [i * 1001 for i in range(300)]
+
+    def eu(v, decimals):
+        """1234567.5 as 1.234.567,50."""
+        text = f"{abs(v):,.{decimals}f}".replace(",", " ").replace(".", ",").replace(" ", ".")
+        return ("-" if v < 0 else "") + text
+
+    body = "".join(f"{eu(p, 2)};{eu(q, 0)}\n" for p, q in zip(prices, quantities))
+    src.write_text("price;qty\n" + body)
+    for threads in (1, 2):
+        t = swath.read_csv(src, delimiter=";", decimal_comma=True, thousands=".", threads=threads)
+        assert t.column("price").to_pylist() == prices
+        assert t.column("qty").to_pylist() == quantities
+    with pytest.raises(ValueError, match="decimal mark"):
+        swath.read_csv(src, delimiter=";", decimal_comma=True, thousands=",")
+    assert str(swath.read_csv(src, delimiter=";").schema.field("price").type) == "string"
