@@ -147,6 +147,29 @@ fn every_spelling_of_null_in_a_list_or_common_is_a_null_of_every_type() {
                 duckdb_counts_the_nulls(&out, &want, &ctx);
             }
         }
+        // swath sql reads the table the same way: its null counts.
+        let query = format!(
+            "SELECT count(*) - count(id), count(*) - count(amount), count(*) - count(day), \
+             count(*) - count(flag), count(*) - count(name), sum(id) FROM '{}'",
+            input.display()
+        );
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_swath"))
+            .args(["sql", "--csv", "--null", option, "--split-size", "5000", &query])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let n = |f: fn(&Row) -> bool| want.iter().filter(|r| f(r)).count();
+        let sum: i64 = want.iter().filter_map(|r| r.0).sum();
+        let expected = format!(
+            "{},{},{},{},{},{sum}",
+            n(|r| r.0.is_none()),
+            n(|r| r.1.is_none()),
+            n(|r| r.2.is_none()),
+            n(|r| r.3.is_none()),
+            n(|r| r.4.is_none())
+        );
+        let answer = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(answer.lines().nth(1), Some(expected.as_str()), "sql --null {option}");
         // csv schema says the same types.
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_swath"))
             .args(["csv", "schema", input.to_str().unwrap(), "--null", option])

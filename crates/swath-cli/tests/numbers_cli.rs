@@ -171,4 +171,11 @@ fn thousands_commas_with_a_decimal_point() {
         }
     }
     assert_eq!(row, 500);
+    // swath sql reads the table the same way.
+    let query = format!("SELECT sum(count), min(amount) FROM '{}'", input.display());
+    let o = swath(&["sql", "--csv", "--thousands", ",", "--split-size", "3000", &query]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sum: i64 = (0..500i64).map(|i| i * 1001).sum();
+    let answer = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(answer.lines().nth(1), Some(format!("{sum},-20000.0").as_str()), "{answer}");
 }

@@ -57,6 +57,17 @@ pub struct Args {
     records: swath_json::Records,
     #[command(flatten)]
     dialect: DialectArgs,
+    /// A CSV table's null texts: one, a list (`NA,NULL,\N,-`), or
+    /// `common`, as `csv to-parquet --null` (default: the empty field).
+    #[arg(long, default_value = "", value_name = "TEXT|LIST|common")]
+    null: String,
+    /// A CSV table's numbers have a decimal comma (`3,5`), as `csv
+    /// to-parquet --decimal-comma`.
+    #[arg(long)]
+    decimal_comma: bool,
+    /// A CSV table's thousands separator (`1.299,99`, `1,299.99`).
+    #[arg(long, value_name = "SEP")]
+    thousands: Option<char>,
     /// Write the result as CSV (a header row, then the rows).
     #[arg(long, conflicts_with = "json")]
     csv: bool,
@@ -148,11 +159,12 @@ async fn query(args: &Args, threads: usize) -> Result<ExitCode> {
     if let Some(s) = args.split_size {
         opts = opts.split_bytes(s);
     }
-    if args.string_view {
-        let mut arrow = opts.arrow_builder().clone();
-        arrow.string_view(true);
-        opts = opts.arrow(arrow);
-    }
+    let mut arrow = opts.arrow_builder().clone();
+    arrow.string_view(args.string_view).nulls(swath_arrow::Nulls::parse(&args.null)).numbers(
+        swath_arrow::Numbers::new(args.decimal_comma, args.thousands)
+            .map_err(|e| anyhow!("--thousands: {e}"))?,
+    );
+    opts = opts.arrow(arrow);
     let mut reader = swath_json::JsonReaderBuilder::new();
     reader.max_line_len(args.dialect.max_record_size).records(args.records.clone());
     if let Some(s) = args.split_size {
