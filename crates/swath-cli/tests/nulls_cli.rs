@@ -181,6 +181,17 @@ fn every_spelling_of_null_in_a_list_or_common_is_a_null_of_every_type() {
             assert!(said.contains(ty), "--null {option}: {said}");
         }
     }
+    // csv sniff proposes --null common for the usual spellings.
+    let (text, _) = export(&["NA", "n/a", "\\N"], 600);
+    let input = dir.path().join("sniff.csv");
+    std::fs::write(&input, text).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_swath"))
+        .args(["csv", "sniff", "--json", input.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["values"]["options"], serde_json::json!(["--null", "common"]), "{doc}");
+    assert_eq!(doc["values"]["columns"].as_array().map(Vec::len), Some(4), "{doc}");
     // Without the list, NA is text: the int column is not int64.
     let (text, _) = export(&["NA"], 200);
     let input = dir.path().join("na.csv");

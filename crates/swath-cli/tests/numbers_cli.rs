@@ -122,6 +122,20 @@ fn an_excel_export_with_decimal_commas_reads_as_numbers() {
     let plain = swath(&["csv", "schema", file, "--encoding", "windows-1252", "--skip-last", "1"]);
     let said = String::from_utf8_lossy(&plain.stdout).to_string();
     assert!(!said.contains("float64") && !said.contains("int64"), "{said}");
+    // csv sniff proposes the options (and finds the sep= line; the Summe
+    // line has the records' field count, so it is no footer by shape).
+    let o = swath(&["csv", "sniff", "--json", file]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        doc["values"]["options"],
+        serde_json::json!(["--decimal-comma", "--thousands", "."])
+    );
+    assert_eq!(
+        doc["values"]["columns"],
+        serde_json::json!([{"name": "Preis", "type": "float64"}, {"name": "Menge", "type": "int64"}])
+    );
+    assert_eq!(doc["excel_sep"].as_bool(), Some(true));
     // A separator that cannot be.
     let o = swath(&["csv", "schema", file, "--decimal-comma", "--thousands", ","]);
     assert_eq!(o.status.code(), Some(2));

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use swath_arrow::{ArrowReaderBuilder, ColumnType};
+use swath_arrow::{ArrowReaderBuilder, ColumnType, Nulls, Numbers, Written};
 use swath_csv::sniff::{Encoding, Sniffed, Sniffer};
 use swath_csv::ReaderBuilder;
 
@@ -49,7 +49,7 @@ pub struct Args {
 }
 
 /// A column and its inferred type.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct Column {
     name: String,
     #[serde(rename = "type")]
@@ -83,6 +83,18 @@ struct Report {
     skip_last: u64,
     columns: Option<Vec<Column>>,
     columns_error: Option<String>,
+    /// How values are written, when another way than the default types
+    /// more columns: the options that say so and the columns they type.
+    values: Option<Values>,
+}
+
+/// A proposal for how values are written (`--null common`,
+/// `--decimal-comma`, `--thousands`).
+#[derive(Clone, Serialize)]
+struct Values {
+    options: Vec<String>,
+    /// The columns typed then, with their types.
+    columns: Vec<Column>,
 }
 
 /// A byte as people write it: `,`, `tab`, `space`, or `0x1f`.
@@ -134,7 +146,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         (sniffer.sniff_path(&args.file).with_context(|| format!("cannot read {name}"))?, None)
     };
-    let columns = types(&args, &sniffed, head.as_deref());
+    let columns = types(&args, &sniffed, head.as_deref(), &Written::default());
+    let values = columns.as_ref().ok().and_then(|c| propose(&args, &sniffed, head.as_deref(), c));
     let d = &sniffed.dialect;
     let report = Report {
         delimiter: byte_name(d.delimiter),
@@ -174,6 +187,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .cloned()
             .map(|c| c.into_iter().map(|(name, ty)| Column { name, ty }).collect()),
         columns_error: columns.as_ref().err().cloned(),
+        values,
     };
     let mut out = io::stdout().lock();
     if args.json {
@@ -192,7 +206,8 @@ fn types(
     args: &Args,
     s: &Sniffed,
     head: Option<&[u8]>,
-) -> std::result::Result<Vec<(String, &'static str)>, String> {
+    written: &Written,
+) -> std::result::Result<Typed, String> {
     let mut csv = ReaderBuilder::new();
     s.dialect.configure(&mut csv);
     let skip = swath_csv::preamble::Skip::Lines(s.layout.skip_lines);
@@ -218,7 +233,7 @@ fn types(
         (None, head) => head,
     };
     let mut b = ArrowReaderBuilder::new();
-    b.csv(csv).threads(args.threads);
+    b.csv(csv).threads(args.threads).nulls(written.nulls.clone()).numbers(written.numbers);
     let named = |t: ColumnType| t.name();
     match head {
         None => b
@@ -239,6 +254,54 @@ fn types(
             })
             .map_err(|e| e.to_string()),
     }
+}
+
+/// Each column's name and type.
+type Typed = Vec<(String, &'static str)>;
+
+/// The way of writing values (the usual null spellings; a decimal comma
+/// with or without `.` between thousands; `,` between thousands) that
+/// types the most columns, when it types more than the default does and
+/// leaves every typed column typed: what to give the commands.
+fn propose(args: &Args, s: &Sniffed, head: Option<&[u8]>, plain: &Typed) -> Option<Values> {
+    let typed = |cols: &[(String, &'static str)]| cols.iter().filter(|c| c.1 != "utf8").count();
+    let numbers = [
+        (vec![], Numbers::default()),
+        (vec!["--decimal-comma", "--thousands", "."], Numbers::new(true, Some('.')).ok()?),
+        (vec!["--decimal-comma"], Numbers::new(true, None).ok()?),
+        (vec!["--thousands", ","], Numbers::new(false, Some(',')).ok()?),
+    ];
+    // The typed columns' count, the options, the columns.
+    let mut best: Option<(usize, Vec<String>, Typed)> = None;
+    for (null_opts, nulls) in
+        [(vec![], Nulls::default()), (vec!["--null", "common"], Nulls::common())]
+    {
+        for (num_opts, numbers) in &numbers {
+            if null_opts.is_empty() && num_opts.is_empty() {
+                continue;
+            }
+            let written = Written { nulls: nulls.clone(), numbers: *numbers };
+            let Ok(cols) = types(args, s, head, &written) else { continue };
+            // Every column typed before keeps its type's kind: no number
+            // read another way, no text made a date by accident.
+            let keeps = plain.iter().zip(&cols).all(|(a, b)| a.1 == "utf8" || a.1 == b.1);
+            let n = typed(&cols);
+            let opts: Vec<String> =
+                null_opts.iter().chain(num_opts).map(|o| o.to_string()).collect();
+            if keeps && n > typed(plain) && best.as_ref().is_none_or(|b| n > b.0) {
+                best = Some((n, opts, cols));
+            }
+        }
+    }
+    best.map(|(_, options, cols)| Values {
+        options,
+        columns: cols
+            .into_iter()
+            .zip(plain)
+            .filter(|(c, p)| c.1 != p.1)
+            .map(|((name, ty), _)| Column { name, ty })
+            .collect(),
+    })
 }
 
 fn table(out: &mut impl Write, r: &Report, s: &Sniffed) -> io::Result<()> {
@@ -303,6 +366,10 @@ fn table(out: &mut impl Write, r: &Report, s: &Sniffed) -> io::Result<()> {
         }
         (None, Some(e)) => writeln!(out, "columns:     {e}")?,
         (None, None) => {}
+    }
+    if let Some(v) = &r.values {
+        let cols: Vec<String> = v.columns.iter().map(|c| format!("{} {}", c.name, c.ty)).collect();
+        writeln!(out, "values:      with {}: {}", v.options.join(" "), cols.join(", "))?;
     }
     Ok(())
 }
