@@ -61,12 +61,14 @@ impl ReadOptions {
         // Taken out of the keyword arguments first: the rest are the dialect's.
         let put_aside = PutAside::from_kwargs(dialect)?;
         let numbers = numbers_from_kwargs(dialect)?;
+        let (date_form, timestamp_form) = date_forms_from_kwargs(dialect)?;
         let mut csv = Dialect::from_kwargs(dialect)?.builder();
         if put_aside.is_on() {
             csv.on_bad(swath_csv::OnBad::PutAside);
         }
         let mut b = ArrowReaderBuilder::new();
         b.csv(csv).threads(threads).batch_size(batch_size).nulls(null.nulls()).numbers(numbers);
+        b.date_formats(date_form, timestamp_form);
         match on_error {
             "fail" => {}
             "null" => {
@@ -362,4 +364,25 @@ pub fn pop_kwarg<'py>(
         kwargs.del_item(key)?;
     }
     Ok(v.filter(|v| !v.is_none()))
+}
+
+/// `date_format=` and `timestamp_format=`, taken out of the keyword
+/// arguments: strftime forms, as the CLI's `--date-format` and
+/// `--timestamp-format`.
+fn date_forms_from_kwargs(
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Option<swath_arrow::DateFormat>, Option<swath_arrow::DateFormat>)> {
+    let Some(kwargs) = kwargs else { return Ok((None, None)) };
+    let form = |key: &str, time: bool| -> PyResult<Option<swath_arrow::DateFormat>> {
+        let Some(v) = pop_kwarg(kwargs, key)? else { return Ok(None) };
+        let text: String = v.extract()?;
+        let f = swath_arrow::DateFormat::parse(&text)
+            .map_err(|e| PyValueError::new_err(format!("{key}: {e}")))?;
+        if f.has_time() != time {
+            let what = if time { "needs a time of day (%H or %I)" } else { "has a time of day" };
+            return Err(PyValueError::new_err(format!("{key}: {text:?} {what}")));
+        }
+        Ok(Some(f))
+    };
+    Ok((form("date_format", false)?, form("timestamp_format", true)?))
 }

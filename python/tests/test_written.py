@@ -77,3 +77,21 @@ def test_decimal_commas_and_thousands(tmp_path):
     with pytest.raises(ValueError, match="decimal mark"):
         swath.read_csv(src, delimiter=";", decimal_comma=True, thousands=",")
     assert str(swath.read_csv(src, delimiter=";").schema.field("price").type) == "string"
+
+
+def test_dates_in_other_forms(tmp_path):
+    import datetime
+
+    src = tmp_path / "d.csv"
+    days = [datetime.date(2023, 1, 1) + datetime.timedelta(days=i * 5) for i in range(100)]
+    src.write_text(
+        "a,b\n" + "".join(f"{d:%d/%m/%Y},{d:%d/%m/%Y} 14:03\n" for d in days)
+    )
+    t = swath.read_csv(src)
+    assert t.column("a").to_pylist() == days
+    assert t.column("b").to_pylist() == [datetime.datetime(d.year, d.month, d.day, 14, 3) for d in days]
+    # Month-first given: the day-first values do not fit it.
+    with pytest.raises(ValueError, match="has a time of day"):
+        swath.read_csv(src, date_format="%d/%m/%Y %H:%M")
+    t = swath.read_csv(src, date_format="%m/%d/%Y")
+    assert str(t.schema.field("a").type) == "string"

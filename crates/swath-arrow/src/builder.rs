@@ -11,6 +11,7 @@ use arrow_schema::{Field, Schema, SchemaRef};
 use swath::Source;
 use swath_csv::{ParallelReader, Position, ReaderBuilder};
 
+use crate::date_format::{DateFormat, Dates};
 use crate::decode::{OnError, Plan};
 use crate::error::{Error, Result};
 use crate::infer::Written;
@@ -64,6 +65,7 @@ pub struct ArrowReaderBuilder {
     projection: Option<Projection>,
     null: Nulls,
     numbers: Numbers,
+    dates: Dates,
     on_error: OnError,
     threads: usize,
     chunk_size: u64,
@@ -105,9 +107,17 @@ pub struct ColumnReport {
     /// Of those, empty ones (the null text) or missing fields.
     pub empty: u64,
     /// Why an inferred column has its type, when there is more to say
-    /// ([`ColumnGuess::note`]: codes with leading zeros kept as text).
-    pub note: Option<&'static str>,
+    /// ([`ColumnGuess::note_with`]: codes with leading zeros kept as text,
+    /// the form of its dates and what decided it).
+    pub note: Option<String>,
+    /// The strftime form of an inferred date or timestamp column's
+    /// values, when not ISO 8601 (kept in the schema's field metadata,
+    /// [`FORMAT_KEY`], for the decoder).
+    pub format: Option<String>,
 }
+
+/// The field metadata key of a column's date form (`%d/%m/%Y`).
+pub const FORMAT_KEY: &str = "swath.format";
 
 impl ArrowReaderBuilder {
     /// The defaults: the default CSV dialect (headers on), a sampled
@@ -122,6 +132,7 @@ impl ArrowReaderBuilder {
             projection: None,
             null: Nulls::default(),
             numbers: Numbers::default(),
+            dates: Dates::default(),
             on_error: OnError::Fail,
             threads: 0,
             chunk_size: 4 << 20,
@@ -240,9 +251,22 @@ impl ArrowReaderBuilder {
         self
     }
 
+    /// The strftime forms of date and timestamp columns
+    /// (`--date-format %d/%m/%Y`): inference tries them instead of its own
+    /// candidates, and columns given as date32 or timestamp are read by
+    /// them.
+    pub fn date_formats(
+        &mut self,
+        date: Option<DateFormat>,
+        timestamp: Option<DateFormat>,
+    ) -> &mut Self {
+        self.dates = Dates::given(date, timestamp);
+        self
+    }
+
     /// How values are written, for inference.
     fn written(&self) -> Written {
-        Written { nulls: self.null.clone(), numbers: self.numbers }
+        Written { nulls: self.null.clone(), numbers: self.numbers, dates: self.dates.clone() }
     }
 
     /// What a field that does not fit its type does (default: an error).
@@ -451,6 +475,8 @@ impl ArrowReaderBuilder {
                         values: 0,
                         empty: 0,
                         note: None,
+                        // A schema inferred before keeps its date forms.
+                        format: f.metadata().get(FORMAT_KEY).cloned(),
                     })
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -466,6 +492,7 @@ impl ArrowReaderBuilder {
             }
         }
         let full = self.infer == Infer::Full;
+        let written = self.written();
         let mut columns = Vec::with_capacity(names.len());
         for (i, name) in names.into_iter().enumerate() {
             // A header column past every record seen is missing from all
@@ -482,16 +509,21 @@ impl ArrowReaderBuilder {
                     values: g.values,
                     empty: g.empty,
                     note: None,
+                    format: None,
                 },
-                None => ColumnReport {
-                    name,
-                    ty: g.column_type(),
-                    nullable: !full || g.empty > 0 || null_all,
-                    given: false,
-                    values: g.values,
-                    empty: g.empty,
-                    note: g.note(),
-                },
+                None => {
+                    let (ty, format) = g.typed(&written.dates);
+                    ColumnReport {
+                        name,
+                        ty,
+                        nullable: !full || g.empty > 0 || null_all,
+                        given: false,
+                        values: g.values,
+                        empty: g.empty,
+                        note: g.note_with(&written.dates),
+                        format: format.map(|f| f.text().to_string()),
+                    }
+                }
             };
             columns.push(col);
         }
@@ -509,8 +541,16 @@ impl ArrowReaderBuilder {
                 c.ty = ColumnType::Utf8View;
             }
         }
-        let fields: Vec<Field> =
-            columns.iter().map(|c| Field::new(&c.name, c.ty.data_type(), c.nullable)).collect();
+        let fields: Vec<Field> = columns
+            .iter()
+            .map(|c| {
+                let f = Field::new(&c.name, c.ty.data_type(), c.nullable);
+                match &c.format {
+                    Some(form) => f.with_metadata([(FORMAT_KEY.to_string(), form.clone())].into()),
+                    None => f,
+                }
+            })
+            .collect();
         InferredSchema { schema: Arc::new(Schema::new(fields)), columns, records, method }
     }
 
@@ -539,6 +579,7 @@ impl ArrowReaderBuilder {
                 .collect::<Result<_>>()?,
         };
         let mut columns = Vec::with_capacity(idx.len());
+        let mut formats = Vec::with_capacity(idx.len());
         let mut fields = Vec::with_capacity(idx.len());
         for &i in &idx {
             let f = file_schema.field(i);
@@ -552,10 +593,22 @@ impl ArrowReaderBuilder {
             let nullable = f.is_nullable() || self.on_error == OnError::Null;
             fields.push(Field::new(f.name(), ty.data_type(), nullable));
             columns.push((i, ty));
+            // The form inference found (in the field's metadata), or the
+            // one given for the type.
+            let form = match f.metadata().get(FORMAT_KEY) {
+                Some(text) => Some(DateFormat::parse(text).map_err(Error::Schema)?),
+                None => match ty {
+                    ColumnType::Date32 => self.dates.given_for(false).cloned(),
+                    ColumnType::Timestamp => self.dates.given_for(true).cloned(),
+                    _ => None,
+                },
+            };
+            formats.push(form.map(Arc::new));
         }
         Ok(Plan {
             schema: Arc::new(Schema::new(fields)),
             columns,
+            formats,
             null: self.null.clone(),
             numbers: self.numbers,
             on_error: self.on_error,

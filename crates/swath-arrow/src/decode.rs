@@ -26,6 +26,7 @@ use swath_csv::typed::{is_utf8, parse_bool, parse_f64, parse_i64};
 use swath_csv::{BadRecord, BlockColumn, ErrorKind, FromField, Record, RecordBlock};
 
 use crate::column::{Leaf, Values};
+use crate::date_format::DateFormat;
 use crate::nulls::Nulls;
 use crate::numbers::{Number, Numbers};
 use crate::text::{parse_date, parse_timestamp};
@@ -63,6 +64,8 @@ struct Column {
     ty: ColumnType,
     nullable: bool,
     leaf: Leaf,
+    /// The form of a date or timestamp column's values, when not ISO 8601.
+    format: Option<Arc<DateFormat>>,
 }
 
 impl Column {
@@ -70,6 +73,18 @@ impl Column {
     /// appended). The reason is a static string: no allocation on failure.
     #[inline(always)]
     fn push(&mut self, f: &[u8], tz: bool) -> Result<(), &'static str> {
+        if let Some(form) = &self.format {
+            // Only date and timestamp columns have a form.
+            match &mut self.leaf.values {
+                Values::Date32(v) => v.push(form.date(f).ok_or("not a date in the column's form")?),
+                Values::Timestamp { micros, .. } if !tz => {
+                    micros.push(form.timestamp(f).ok_or("not a timestamp in the column's form")?)
+                }
+                _ => return Err("not a timestamp in the column's form"),
+            }
+            self.leaf.nulls.append_non_null();
+            return Ok(());
+        }
         match &mut self.leaf.values {
             Values::Int64(v) => match i64::from_field(f) {
                 Ok(x) => v.push(x),
@@ -182,6 +197,7 @@ impl Column {
         let fields = blk.column(self.src);
         let tz = self.ty == ColumnType::TimestampTz;
         let standard = cx.numbers.is_standard();
+        let form = self.format.as_deref();
         let (numbers, scratch) = (cx.numbers, &mut *cx.scratch);
         let ok = match &mut self.leaf.values {
             // Numbers with a decimal comma or thousands separators: each
@@ -208,6 +224,17 @@ impl Column {
             }),
             Values::Float64(v) => fill(v, fields, nulls, |f| {
                 let x = if null_first && judge.is_null(f) { None } else { parse_f64(f) };
+                judge.cell(f, x, nulled)
+            }),
+            // Dates and timestamps in the form inference found or the user
+            // gave.
+            Values::Date32(v) if form.is_some() => fill(v, fields, nulls, |f| {
+                let x = if judge.is_null(f) { None } else { form.and_then(|p| p.date(f)) };
+                judge.cell(f, x, nulled)
+            }),
+            Values::Timestamp { micros: v, .. } if form.is_some() => fill(v, fields, nulls, |f| {
+                let x =
+                    if judge.is_null(f) || tz { None } else { form.and_then(|p| p.timestamp(f)) };
                 judge.cell(f, x, nulled)
             }),
             Values::Date32(v) => fill(v, fields, nulls, |f| {
@@ -398,6 +425,8 @@ pub(crate) struct Plan {
     pub(crate) schema: SchemaRef,
     /// For each output column, its field index in the record and type.
     pub(crate) columns: Vec<(usize, ColumnType)>,
+    /// Each column's date form, when not ISO 8601.
+    pub(crate) formats: Vec<Option<Arc<DateFormat>>>,
     pub(crate) null: Nulls,
     pub(crate) numbers: Numbers,
     pub(crate) on_error: OnError,
@@ -431,12 +460,14 @@ impl Decoder {
             .columns
             .iter()
             .zip(plan.schema.fields())
-            .map(|(&(src, ty), f)| Column {
+            .zip(&plan.formats)
+            .map(|((&(src, ty), f), format)| Column {
                 src,
                 name: Arc::from(f.name().as_str()),
                 ty,
                 nullable: f.is_nullable(),
                 leaf: Leaf::new(&ty.data_type(), rows).expect("every column type is a leaf"),
+                format: format.clone(),
             })
             .collect();
         Decoder {

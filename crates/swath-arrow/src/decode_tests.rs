@@ -101,6 +101,17 @@ fn field(rng: &mut Rng, ty: ColumnType, null: &[u8]) -> Vec<u8> {
         8 => b"12,5".to_vec(),
         9 => b"1.299".to_vec(),
         10 => b"1,299.5".to_vec(),
+        // Dates as exports write them (rounds with a form read them).
+        11 => format!("{}/{}/{}", 1 + rng.below(31), 1 + rng.below(12), 1900 + rng.below(200))
+            .into_bytes(),
+        12 => format!(
+            "{:02}.{:02}.2023 {:02}:{:02}",
+            1 + rng.below(29),
+            1 + rng.below(12),
+            rng.below(24),
+            rng.below(60)
+        )
+        .into_bytes(),
         _ => good,
     }
 }
@@ -213,6 +224,7 @@ fn plan(types: &[ColumnType], projection: &[usize], nullable: bool, null: &[u8])
     Plan {
         schema: Arc::new(Schema::new(fields)),
         columns: projection.iter().map(|&i| (i, types[i])).collect(),
+        formats: vec![None; projection.len()],
         null: crate::Nulls::text(null),
         numbers: crate::Numbers::default(),
         on_error: OnError::Fail,
@@ -240,6 +252,20 @@ fn the_decoder_equals_its_slow_twin() {
             projection.push(rng.index(ncols));
         }
         let mut p = plan(&types, &projection, round % 2 == 0, null);
+        if round % 6 == 2 {
+            // Dates and timestamps in other forms.
+            let day_first = crate::DateFormat::parse("%d/%m/%Y").unwrap();
+            let german = crate::DateFormat::parse("%d.%m.%Y %H:%M").unwrap();
+            p.formats = p
+                .columns
+                .iter()
+                .map(|&(_, ty)| match ty {
+                    ColumnType::Date32 => Some(Arc::new(day_first.clone())),
+                    ColumnType::Timestamp => Some(Arc::new(german.clone())),
+                    _ => None,
+                })
+                .collect();
+        }
         if round % 7 == 6 {
             p.numbers = crate::Numbers::new(true, Some('.')).unwrap();
         } else if round % 7 == 5 {

@@ -11,6 +11,7 @@
 
 use swath_csv::Record;
 
+use crate::date_format::{Chosen, DateFormat, Dates};
 use crate::fits::Fits;
 use crate::nulls::Nulls;
 use crate::numbers::Numbers;
@@ -54,11 +55,26 @@ pub struct ColumnGuess {
     pub values: u64,
     /// Empty values (the null text) seen, and missing fields.
     pub empty: u64,
+    /// The date and timestamp forms every value fits (a bitset over
+    /// [`Dates::list`]).
+    dates: u16,
+    /// Values that fit a day-first form and not its month-first twin, and
+    /// the other way round: the evidence of the order.
+    day_first: u64,
+    month_first: u64,
 }
 
 impl Default for ColumnGuess {
     fn default() -> ColumnGuess {
-        ColumnGuess { fits: Fits::ANY, why: 0, values: 0, empty: 0 }
+        ColumnGuess {
+            fits: Fits::ANY,
+            why: 0,
+            values: 0,
+            empty: 0,
+            dates: u16::MAX,
+            day_first: 0,
+            month_first: 0,
+        }
     }
 }
 
@@ -66,7 +82,7 @@ impl ColumnGuess {
     /// A column that none of `records` records reached (short records,
     /// when flexible): each of them is a missing field, that is, null.
     pub(crate) fn missing_in(records: u64) -> ColumnGuess {
-        ColumnGuess { fits: Fits::ANY, why: 0, values: records, empty: records }
+        ColumnGuess { values: records, empty: records, ..ColumnGuess::default() }
     }
 
     /// Rule out the types `f` does not parse as.
@@ -96,11 +112,28 @@ impl ColumnGuess {
         } else {
             self.fits.see_with(f, &how.numbers, scratch)
         };
+        // Other forms of dates: while some still fit (a text column rules
+        // them all out at its first word, a number column at its first
+        // number).
+        if self.dates != 0 {
+            // The pairs are tried even when ruled out: the evidence is the
+            // value's own, whatever came before (so parts join exactly).
+            let fit = how.dates.fitting(f, self.dates | how.dates.pairs());
+            match how.dates.decides(fit) {
+                Some(true) => self.day_first += 1,
+                Some(false) => self.month_first += 1,
+                None => {}
+            }
+            self.dates &= fit;
+        }
     }
 
     /// Combine with what another part of the file allowed.
     pub fn merge(&mut self, other: &ColumnGuess) {
         self.fits = self.fits.join(other.fits);
+        self.dates &= other.dates;
+        self.day_first += other.day_first;
+        self.month_first += other.month_first;
         self.why |= other.why;
         self.values += other.values;
         self.empty += other.empty;
@@ -113,6 +146,50 @@ impl ColumnGuess {
             return ColumnType::Utf8;
         }
         self.fits.column_type()
+    }
+
+    /// The type, and the form of its dates when they are not ISO 8601
+    /// (one of `dates`' forms that every value fits, day-first and
+    /// month-first told apart by a value over 12).
+    pub fn typed<'d>(&self, dates: &'d Dates) -> (ColumnType, Option<&'d DateFormat>) {
+        match self.column_type() {
+            ColumnType::Utf8 if self.values > self.empty => match dates.choose(self.dates) {
+                Chosen::One(f) if f.has_time() => (ColumnType::Timestamp, Some(f)),
+                Chosen::One(f) => (ColumnType::Date32, Some(f)),
+                _ => (ColumnType::Utf8, None),
+            },
+            ty => (ty, None),
+        }
+    }
+
+    /// [`note`](Self::note), and what decided a date's form: `date32 as
+    /// %d/%m/%Y: 13 of 2,000 values have a day over 12`, or why a column
+    /// of dates is text (day-first and month-first cannot be told apart).
+    pub fn note_with(&self, dates: &Dates) -> Option<String> {
+        let values = self.values - self.empty;
+        match (self.typed(dates), dates.choose(self.dates)) {
+            ((ty, Some(f)), _) => {
+                let day_first = f.text().find("%d") < f.text().find("%m");
+                let decided = if day_first { self.day_first } else { self.month_first };
+                let which = if day_first { "a day" } else { "a month" };
+                Some(if decided > 0 {
+                    format!(
+                        "{} as {}: {decided} of {values} values have {which} over 12",
+                        ty.name(),
+                        f.text()
+                    )
+                } else {
+                    format!("{} as {}", ty.name(), f.text())
+                })
+            }
+            ((ColumnType::Utf8, None), Chosen::Ambiguous(a, b)) if values > 0 => Some(format!(
+                "dates that read day-first and month-first alike (no day or month over 12 in \
+                 {values} values): text; give --date-format {} or {}",
+                a.text(),
+                b.text()
+            )),
+            _ => self.note().map(str::to_string),
+        }
     }
 
     /// Why the column has its type, when there is more to say than
@@ -131,13 +208,16 @@ impl ColumnGuess {
     }
 }
 
-/// How values are written: the texts of a null, and the numbers' marks.
+/// How values are written: the texts of a null, the numbers' marks, the
+/// forms of dates.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Written {
     /// The texts read as null.
     pub nulls: Nulls,
     /// The decimal mark and thousands separator.
     pub numbers: Numbers,
+    /// The forms of dates and timestamps other than ISO 8601.
+    pub dates: Dates,
 }
 
 /// Guesses for every column of a file.
@@ -237,5 +317,64 @@ mod tests {
         a.merge(&b);
         assert_eq!(a.column_type(), ColumnType::Utf8);
         assert!(a.note().is_some());
+    }
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    fn typed(vals: &[&str]) -> (ColumnType, Option<String>, Option<String>) {
+        let how = Written::default();
+        let mut g = ColumnGuess::default();
+        for v in vals {
+            g.see_written(Some(v.as_bytes()), &how, &mut Vec::new());
+        }
+        let (ty, f) = g.typed(&how.dates);
+        (ty, f.map(|f| f.text().to_string()), g.note_with(&how.dates))
+    }
+
+    #[test]
+    fn day_first_or_month_first_is_decided_by_a_value_over_12() {
+        let (ty, f, note) = typed(&["01/02/2023", "13/02/2023", "05/06/2023"]);
+        assert_eq!((ty, f.as_deref()), (ColumnType::Date32, Some("%d/%m/%Y")));
+        assert_eq!(note.as_deref(), Some("date32 as %d/%m/%Y: 1 of 3 values have a day over 12"));
+        let (ty, f, _) = typed(&["01/02/2023", "02/13/2023"]);
+        assert_eq!((ty, f.as_deref()), (ColumnType::Date32, Some("%m/%d/%Y")));
+        // Both fit every value: text, and the note says what to give.
+        let (ty, f, note) = typed(&["01/02/2023", "05/06/2023"]);
+        assert_eq!((ty, f), (ColumnType::Utf8, None));
+        assert!(note.unwrap().contains("--date-format %d/%m/%Y or %m/%d/%Y"));
+        // One of each: neither order fits every value.
+        assert_eq!(typed(&["13/02/2023", "02/13/2023"]).0, ColumnType::Utf8);
+        let (ty, f, _) = typed(&["31-OCT-2023", "01-Jan-2024"]);
+        assert_eq!((ty, f.as_deref()), (ColumnType::Date32, Some("%d-%b-%Y")));
+        let (ty, f, _) = typed(&["2023-10-31 14:03", "2023-11-01 00:00"]);
+        assert_eq!((ty, f.as_deref()), (ColumnType::Timestamp, Some("%Y-%m-%d %H:%M")));
+        // ISO dates stay the ISO type; numbers stay numbers.
+        assert_eq!(typed(&["2023-10-31"]), (ColumnType::Date32, None, None));
+        assert_eq!(typed(&["20231031"]).0, ColumnType::Int64);
+        assert_eq!(typed(&["31/10/2023", "x"]).0, ColumnType::Utf8);
+    }
+
+    #[test]
+    fn parts_join_as_one_pass() {
+        let how = Written::default();
+        let vals = ["01/02/2023", "13/02/2023", "05/06/2023", "", "28/12/1999"];
+        let mut one = ColumnGuess::default();
+        for v in vals {
+            one.see_written(Some(v.as_bytes()), &how, &mut Vec::new());
+        }
+        for cut in 0..=vals.len() {
+            let (mut a, mut b) = (ColumnGuess::default(), ColumnGuess::default());
+            for v in &vals[..cut] {
+                a.see_written(Some(v.as_bytes()), &how, &mut Vec::new());
+            }
+            for v in &vals[cut..] {
+                b.see_written(Some(v.as_bytes()), &how, &mut Vec::new());
+            }
+            a.merge(&b);
+            assert_eq!(a, one, "cut at {cut}");
+        }
     }
 }

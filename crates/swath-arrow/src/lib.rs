@@ -66,6 +66,7 @@
 
 mod builder;
 pub mod column;
+pub mod date_format;
 mod decode;
 #[cfg(feature = "parquet")]
 mod encode;
@@ -88,7 +89,10 @@ pub mod text;
 mod thread_batches;
 mod types;
 
-pub use builder::{ArrowReaderBuilder, ColumnReport, InferredSchema, DEFAULT_BATCH_SIZE};
+pub use builder::{
+    ArrowReaderBuilder, ColumnReport, InferredSchema, DEFAULT_BATCH_SIZE, FORMAT_KEY,
+};
+pub use date_format::{DateFormat, Dates};
 pub use decode::OnError;
 pub use error::{Error, Result};
 pub use fits::Fits;

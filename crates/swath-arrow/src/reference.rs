@@ -25,6 +25,8 @@ struct Column {
     ty: ColumnType,
     nullable: bool,
     b: Builder,
+    /// A date or timestamp column's form, when not ISO 8601.
+    format: Option<Arc<crate::date_format::DateFormat>>,
 }
 
 enum Builder {
@@ -72,6 +74,27 @@ impl Builder {
     /// Append `f` parsed; `Err(reason)` when it does not parse (nothing
     /// appended). The reason is a static string: no allocation on failure.
     #[inline]
+    /// `f` read by `form`, a date's or a timestamp's.
+    fn append_in(
+        &mut self,
+        f: &[u8],
+        tz: bool,
+        form: &crate::date_format::DateFormat,
+    ) -> Result<(), &'static str> {
+        match self {
+            Builder::Date32(b) => match form.date(f) {
+                Some(d) => b.append_value(d),
+                None => return Err("not a date in the column's form"),
+            },
+            Builder::Timestamp(b) => match form.timestamp(f) {
+                Some(t) if !tz => b.append_value(t),
+                _ => return Err("not a timestamp in the column's form"),
+            },
+            _ => return Err("not a timestamp in the column's form"),
+        }
+        Ok(())
+    }
+
     fn append(&mut self, f: &[u8], tz: bool) -> Result<(), &'static str> {
         match self {
             Builder::Int64(b) => match i64::from_field(f) {
@@ -140,12 +163,14 @@ impl ReferenceDecoder {
             .columns
             .iter()
             .zip(plan.schema.fields())
-            .map(|(&(src, ty), f)| Column {
+            .zip(&plan.formats)
+            .map(|((&(src, ty), f), format)| Column {
                 src,
                 name: Arc::from(f.name().as_str()),
                 ty,
                 nullable: f.is_nullable(),
                 b: Builder::new(ty, plan.batch_size),
+                format: format.clone(),
             })
             .collect();
         ReferenceDecoder {
@@ -185,6 +210,9 @@ impl ReferenceDecoder {
                     let mut text = Vec::new();
                     let number = matches!(c.ty, ColumnType::Int64 | ColumnType::Float64);
                     match self.numbers.read(f, &mut text) {
+                        _ if c.format.is_some() => {
+                            c.b.append_in(f, tz, c.format.as_deref().expect("a form"))
+                        }
                         crate::Number::Is(n) if number => c.b.append(n, tz),
                         crate::Number::Not if c.ty == ColumnType::Int64 => {
                             Err("not a 64-bit integer")

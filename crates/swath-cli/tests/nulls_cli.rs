@@ -69,17 +69,9 @@ fn export(spellings: &[&str], rows: usize) -> (String, Vec<Row>) {
     (text, want)
 }
 
-/// Days since 1970-01-01 as YYYY-MM-DD (the civil-from-days algorithm).
+/// Days since 1970-01-01 as YYYY-MM-DD.
 fn chrono_free_date(days: i32) -> String {
-    let z = days as i64 + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = common::civil(i64::from(days));
     format!("{y:04}-{m:02}-{d:02}")
 }
 

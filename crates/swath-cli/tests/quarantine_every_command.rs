@@ -24,7 +24,6 @@ use common::commands::{csv_args, json_args, taking, BYTE_COMMANDS};
 const WITHOUT: &[(&str, &str)] = &[
     ("csv count", "counts records; csv check lists the broken ones"),
     ("csv check", "lists every broken record: that is its job"),
-    ("csv head", "prints the first records; not yet"),
     ("csv frequency", "writes no records"),
     ("csv sniff", "reads a sample to find the dialect"),
     ("csv stats", "writes no records"),
@@ -91,11 +90,14 @@ fn argv(base: &[&str], threads: &str, extra: &[String]) -> Vec<String> {
     argv_for("", base, threads, extra)
 }
 
-/// [`argv`] for `cmd`: `swath sql` cuts its files by `--split-size`.
+/// [`argv`] for `cmd`: `swath sql` cuts its files by `--split-size`, and
+/// `csv head` reads on one thread.
 fn argv_for(cmd: &str, base: &[&str], threads: &str, extra: &[String]) -> Vec<String> {
     let chunk = if cmd == "sql" { "--split-size" } else { "--chunk-size" };
     let mut v: Vec<String> = base.iter().map(|s| s.to_string()).collect();
-    v.extend(["-t", threads, chunk, "997"].map(String::from));
+    if cmd != "csv head" {
+        v.extend(["-t", threads, chunk, "997"].map(String::from));
+    }
     v.extend(extra.iter().cloned());
     v
 }

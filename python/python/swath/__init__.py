@@ -116,7 +116,11 @@ def read_csv(
     encoding, skip_rows, header_row, skip_until, skip_last. Numbers as
     exports write them: ``decimal_comma=True`` (``3,5``) and ``thousands``
     (``"."`` in ``1.299,99``, ``","`` in ``1,299.99``), as the CLI's
-    ``--decimal-comma`` and ``--thousands``.
+    ``--decimal-comma`` and ``--thousands``. Dates: day-first and
+    month-first (``31/10/2023``, told apart by a value over 12),
+    ``31-OCT-2023``, ``31.10.2023`` and ``2023-10-31 14:03`` are found by
+    inference; ``date_format`` and ``timestamp_format`` (strftime, as the
+    CLI's ``--date-format``) give the form.
 
     Broken records (a field too few or too many, a quoting error), as the
     CLI's ``--on-bad``: ``on_bad="fail"`` (the default) raises CsvError;

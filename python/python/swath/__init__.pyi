@@ -43,6 +43,8 @@ def read_csv(
     skip_last: int = 0,
     decimal_comma: bool = False,
     thousands: Optional[str] = None,
+    date_format: Optional[str] = None,
+    timestamp_format: Optional[str] = None,
     on_bad: str = "fail",
     max_bad: Union[int, str, None] = None,
     errors_json: bool = False,

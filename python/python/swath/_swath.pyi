@@ -130,6 +130,8 @@ def scan_csv(
     skip_last: int = 0,
     decimal_comma: bool = False,
     thousands: Optional[str] = None,
+    date_format: Optional[str] = None,
+    timestamp_format: Optional[str] = None,
 ) -> CsvReader: ...
 def _read_csv(path: StrPath, **kwargs: Any) -> CsvReader: ...
 def csv_to_parquet(
@@ -161,6 +163,8 @@ def csv_to_parquet(
     skip_last: int = 0,
     decimal_comma: bool = False,
     thousands: Optional[str] = None,
+    date_format: Optional[str] = None,
+    timestamp_format: Optional[str] = None,
     on_bad: str = "fail",
     max_bad: Union[int, str, None] = None,
     errors_json: bool = False,

@@ -87,6 +87,8 @@ pub fn csv_args(cmd: &str) -> (Vec<&'static str>, bool) {
         "csv select" => (vec!["-c", "id,name", "{file}"], false),
         "csv search" => (vec!["-s", "name", "a", "{file}"], false),
         "csv frequency" => (vec!["-s", "name", "{file}"], false),
+        // Every record of the small test files.
+        "csv head" => (vec!["-n", "100000", "{file}"], false),
         "csv to-parquet" => (vec!["{file}", "-o", "{out}/o.parquet"], false),
         "csv to-arrow" => (vec!["{file}", "-o", "{out}/o.arrow"], false),
         // Its index is of the file's bytes: a test may compare what it

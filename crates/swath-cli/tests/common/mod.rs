@@ -174,3 +174,18 @@ pub fn outputs_in(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     outputs
 }
+
+/// Days since 1970-01-01 as (year, month, day): Howard Hinnant's
+/// civil_from_days, for tests that write dates.
+#[allow(dead_code)]
+pub fn civil(days: i64) -> (i64, i64, i64) {
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}

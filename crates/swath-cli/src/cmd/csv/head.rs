@@ -9,6 +9,7 @@ use anyhow::Result;
 use swath_csv::Writer;
 
 use super::CsvOpts;
+use crate::quarantine::{drain, Quarantine};
 
 /// Print the header row and the first N records, as CSV.
 #[derive(Debug, clap::Args)]
@@ -18,32 +19,50 @@ pub struct Args {
     lines: u64,
     #[command(flatten)]
     opts: CsvOpts,
+    /// Broken records among those read: the first N good records are
+    /// printed, the broken ones before them put aside.
+    #[command(flatten)]
+    bad: crate::args::on_bad::BadArgs,
 }
 
 /// Run `swath csv head`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let rdr = args.opts.open(&args.opts.builder())?;
+    let mut quarantine = Quarantine::open(&args.bad, &args.opts.name())?;
+    let mut b = args.opts.builder();
+    if quarantine.is_some() {
+        b.on_bad(swath_csv::OnBad::PutAside);
+    }
+    let rdr = args.opts.open(&b)?;
     let wtr = args.opts.writer().from_writer(io::stdout().lock());
-    let mut out = head(rdr, wtr, args.lines)?;
+    let (mut out, good) = head(rdr, wtr, args.lines, quarantine.as_mut())?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    match quarantine {
+        Some(q) => q.finish(good),
+        None => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// Write the header row (when the reader has one) and the first `n`
-/// records of `rdr` to `wtr`; returns the writer's output.
+/// records of `rdr` to `wtr`, the broken ones read on the way to
+/// `quarantine`; returns the writer's output and the records written.
 fn head<R: io::Read, W: Write>(
     mut rdr: swath_csv::Reader<R>,
     mut wtr: Writer<W>,
     n: u64,
-) -> Result<W> {
+    mut quarantine: Option<&mut Quarantine>,
+) -> Result<(W, u64)> {
     if let Some(h) = rdr.headers()? {
         wtr.write_record(h.iter())?;
     }
-    for _ in 0..n {
+    let mut good = 0;
+    while good < n {
         let Some(rec) = rdr.next_record()? else { break };
         wtr.write_record(rec.iter())?;
+        good += 1;
+        drain(quarantine.as_deref_mut(), &mut rdr)?;
     }
-    Ok(wtr.finish().map_err(|e| e.into_error())?)
+    drain(quarantine, &mut rdr)?;
+    Ok((wtr.finish().map_err(|e| e.into_error())?, good))
 }
 
 #[cfg(test)]
@@ -53,7 +72,7 @@ mod tests {
     /// What head writes for `data`, with the writer built by `dialect`.
     fn head(data: &[u8], b: &ReaderBuilder, dialect: &WriterBuilder, n: u64) -> Vec<u8> {
         let rdr = b.from_reader(data).unwrap();
-        super::head(rdr, dialect.from_vec(Vec::new()), n).unwrap()
+        super::head(rdr, dialect.from_vec(Vec::new()), n, None).unwrap().0
     }
 
     #[test]

@@ -73,6 +73,20 @@ pub struct ArrowOpts {
     /// digits, or the field is no number.
     #[arg(long, value_name = "SEP")]
     thousands: Option<char>,
+    /// The form of dates (strftime: `%d/%m/%Y`, `%d-%b-%Y`, `%Y%m%d`):
+    /// inference tries it instead of its own forms, and date32 columns
+    /// are read by it. Without it, day-first and month-first dates
+    /// (`31/10/2023`, `10/31/2023`; told apart by a value over 12),
+    /// `31-OCT-2023`, `31.10.2023` and `2023/10/31` are found by
+    /// themselves. Codes: %Y %y %m %b %B %d %e %H %I %M %S %f %p.
+    #[arg(long, value_name = "FORM", value_parser = parse_date_form)]
+    date_format: Option<swath_arrow::DateFormat>,
+    /// The form of timestamps (`%d/%m/%Y %H:%M`, `%m/%d/%Y %I:%M:%S %p`),
+    /// as --date-format for timestamp columns (read as written, no time
+    /// zone). Without it, `2023-10-31 14:03` and the date forms above
+    /// with `%H:%M` or `%H:%M:%S` are found by themselves.
+    #[arg(long, value_name = "FORM", value_parser = parse_timestamp_form)]
+    timestamp_format: Option<swath_arrow::DateFormat>,
     /// Only these columns, by name, in this order (comma-separated).
     #[arg(long, value_delimiter = ',')]
     columns: Option<Vec<String>>,
@@ -99,7 +113,8 @@ impl ArrowOpts {
             .numbers(
                 swath_arrow::Numbers::new(self.decimal_comma, self.thousands)
                     .map_err(|e| anyhow::anyhow!("--thousands: {e}"))?,
-            );
+            )
+            .date_formats(self.date_format.clone(), self.timestamp_format.clone());
         if self.infer == "full" {
             b.infer(Infer::Full);
         }
@@ -257,7 +272,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             field.insert("given".into(), c.given.into());
             field.insert("sampled".into(), c.values.into());
             field.insert("empty".into(), c.empty.into());
-            field.insert("note".into(), c.note.into());
+            field.insert("note".into(), c.note.clone().into());
+            if let Some(form) = &c.format {
+                field.insert("format".into(), form.clone().into());
+            }
         });
         v["records"] = s.records.into();
         v["method"] = s.method.into();
@@ -276,7 +294,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for c in &s.columns {
         let from = if c.given { "given" } else { "inferred" };
         let nullable = if c.nullable { "yes" } else { "no" };
-        let note = c.note.map(|n| format!(": {n}")).unwrap_or_default();
+        let note = c.note.as_deref().map(|n| format!(": {n}")).unwrap_or_default();
         writeln!(
             out,
             "{:<w$}  {:<11}  {:<8}  {:>10}  {:>10}  {from}{note}",
@@ -289,4 +307,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     writeln!(out, "({} records: {})", s.records, s.method)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--date-format`: a strftime form without a time of day.
+fn parse_date_form(s: &str) -> Result<swath_arrow::DateFormat, String> {
+    let f = swath_arrow::DateFormat::parse(s)?;
+    if f.has_time() {
+        return Err(format!("{s:?} has a time of day: give it as --timestamp-format"));
+    }
+    Ok(f)
+}
+
+/// `--timestamp-format`: a strftime form with a time of day.
+fn parse_timestamp_form(s: &str) -> Result<swath_arrow::DateFormat, String> {
+    let f = swath_arrow::DateFormat::parse(s)?;
+    if !f.has_time() {
+        return Err(format!("{s:?} has no time of day (%H or %I): give it as --date-format"));
+    }
+    Ok(f)
 }

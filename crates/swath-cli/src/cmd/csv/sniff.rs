@@ -280,7 +280,7 @@ fn propose(args: &Args, s: &Sniffed, head: Option<&[u8]>, plain: &Typed) -> Opti
             if null_opts.is_empty() && num_opts.is_empty() {
                 continue;
             }
-            let written = Written { nulls: nulls.clone(), numbers: *numbers };
+            let written = Written { nulls: nulls.clone(), numbers: *numbers, ..Written::default() };
             let Ok(cols) = types(args, s, head, &written) else { continue };
             // Every column typed before keeps its type's kind: no number
             // read another way, no text made a date by accident.

@@ -185,3 +185,40 @@ pub fn problem_line(name: &str, p: &swath_json::Problem) -> String {
         None => format!("{name}: {}: {}", p.pos, p.reason),
     }
 }
+
+/// Decode every record of `src` into batches of `schema` and hand them to
+/// `write` in file order, the records put aside to `quarantine`: the
+/// Arrow commands' loop. Returns the objects written.
+///
+/// # Errors
+///
+/// `write`'s error as it is (a closed pipe stays recognisable), the
+/// quarantine's (past `--max-bad`), the input's.
+pub fn write_batches(
+    b: &JsonReaderBuilder,
+    src: &mut Source,
+    schema: swath_json::arrow_schema::SchemaRef,
+    mut quarantine: Option<&mut crate::quarantine::Quarantine>,
+    mut write: impl FnMut(&swath_json::arrow_array::RecordBatch) -> Result<()>,
+) -> Result<u64> {
+    // The first error of our own (the writer's or the quarantine's): the
+    // reader only hears that the consumer stopped.
+    let stopped = std::cell::RefCell::new(None);
+    let stop = |e: anyhow::Error| {
+        stopped.borrow_mut().get_or_insert(e);
+        swath_json::Error::Consumer("stopped".into())
+    };
+    let res = b.for_each_batch_with_bad(
+        src,
+        schema,
+        |batch| write(&batch).map_err(stop),
+        |bad| match quarantine.as_deref_mut() {
+            Some(q) => q.take(bad).map_err(stop),
+            None => Ok(()),
+        },
+    );
+    if let Some(e) = stopped.into_inner() {
+        return Err(e);
+    }
+    Ok(res?)
+}

@@ -43,36 +43,14 @@ pub fn run(args: Args, quiet: bool) -> Result<ExitCode> {
     let (typed, mut src) = args.types.resolve(&b, src)?;
     args.opts.note(&b, &src);
     let mut file = ArrowFile::create(&args.output, &typed.schema)?;
-    // The writer's error, or the quarantine's.
-    let (mut own, mut stopped): (Option<anyhow::Error>, Option<anyhow::Error>) = (None, None);
-    let res = b.for_each_batch_with_bad(
-        &mut src,
-        typed.schema,
-        |batch| {
-            file.write(&batch).map_err(|e| {
-                own = Some(e);
-                swath_json::Error::Consumer("stopped".into())
-            })
-        },
-        |bad| match &mut quarantine {
-            Some(q) => q.take(bad).map_err(|e| {
-                stopped = Some(e);
-                swath_json::Error::Consumer("stopped".into())
-            }),
-            None => Ok(()),
-        },
-    );
-    if let Some(e) = stopped {
-        return Err(e);
-    }
-    if let Some(e) = own {
+    let res = super::write_batches(&b, &mut src, typed.schema, quarantine.as_mut(), |batch| {
+        file.write(batch)
+    });
+    let rows = match res {
         // A reader downstream that closed the pipe: quietly.
-        if is_broken_pipe(&e) {
-            return Ok(ExitCode::SUCCESS);
-        }
-        return Err(e);
-    }
-    let rows = res?;
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        res => res?,
+    };
     watch.finish();
     // The quarantine first: a run past --max-bad N% leaves no file.
     let status = match quarantine {

@@ -58,32 +58,9 @@ pub fn run(mut args: Args, quiet: bool) -> Result<ExitCode> {
     args.opts.note(&b, &src);
     let popts = args.parquet.options(parallel.then_some(b.thread_count()), small);
     let mut file = ParquetFile::create(&args.output, typed.schema.clone(), &popts)?;
-    // The writer's error, or the quarantine's.
-    let (mut own, mut stopped): (Option<anyhow::Error>, Option<anyhow::Error>) = (None, None);
-    let res = b.for_each_batch_with_bad(
-        &mut src,
-        typed.schema,
-        |batch| {
-            file.write(&batch).map_err(|e| {
-                own = Some(e);
-                swath_json::Error::Consumer("stopped".into())
-            })
-        },
-        |bad| match &mut quarantine {
-            Some(q) => q.take(bad).map_err(|e| {
-                stopped = Some(e);
-                swath_json::Error::Consumer("stopped".into())
-            }),
-            None => Ok(()),
-        },
-    );
-    if let Some(e) = stopped {
-        return Err(e);
-    }
-    if let Some(e) = own {
-        return Err(e);
-    }
-    let rows = res?;
+    let rows = super::write_batches(&b, &mut src, typed.schema, quarantine.as_mut(), |batch| {
+        file.write(batch)
+    })?;
     watch.finish();
     // The quarantine first: a run past --max-bad N% leaves no file.
     let status = match quarantine {
