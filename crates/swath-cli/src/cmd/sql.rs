@@ -35,7 +35,8 @@ use crate::quarantine::{InFile, Quarantine};
   swath sql -d tab \"SELECT * FROM 'x.tsv' LIMIT 5\" --json
   swath sql \"SELECT level, count(*) FROM 'events.jsonl' GROUP BY level\"
   swath sql --table e=logs/ --format json \"SELECT req['status'], count(*) FROM e GROUP BY 1\"
-  swath sql --memory 256M \"SELECT * FROM 'big.csv' ORDER BY ts\" --csv")]
+  swath sql --memory 256M \"SELECT * FROM 'big.csv' ORDER BY ts\" --csv
+  swath sql --on-bad quarantine=bad.csv \"SELECT count(*) FROM 'export.csv'\"")]
 pub struct Args {
     /// The query (DataFusion's SQL).
     query: String,

@@ -24,7 +24,10 @@ use crate::output::parquet::ParquetFile;
   swath csv to-parquet export.csv -o e.parquet --encoding auto   windows-1252, UTF-16, GB18030 ...
   swath csv to-parquet report.csv -o r.parquet --skip-rows 5 --skip-last 2
                                         title lines before the header, a Totals footer
-  swath csv to-parquet report.csv -o r.parquet -d auto            what `csv sniff` finds, preamble included")]
+  swath csv to-parquet report.csv -o r.parquet -d auto            what `csv sniff` finds, preamble included
+  swath csv to-parquet excel.csv -o e.parquet -d ';' --decimal-comma --thousands . --null common
+                                        1.299,99 and NA as Excel's European exports write them
+  swath csv to-parquet export.csv -o e.parquet --date-format %d.%m.%y   dates as 31.10.23")]
 pub struct Args {
     #[command(flatten)]
     opts: CsvOpts,

@@ -20,7 +20,8 @@ use crate::quarantine::Quarantine;
 #[command(after_help = "Examples:
   swath json to-parquet events.jsonl -o events.parquet             zstd, statistics, inferred types
   swath json to-parquet events.jsonl -o e.parquet --infer full     every line read first
-  swath json to-parquet events.jsonl -o e.parquet --schema 'status:utf8'")]
+  swath json to-parquet events.jsonl -o e.parquet --schema 'status:utf8'
+  swath json to-parquet events.jsonl -o e.parquet --on-bad quarantine=bad.jsonl   broken lines kept aside")]
 pub struct Args {
     #[command(flatten)]
     opts: JsonOpts,
