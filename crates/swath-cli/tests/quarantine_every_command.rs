@@ -148,136 +148,175 @@ fn every_command_that_writes_records_puts_broken_ones_aside() {
     let mut runs = 0;
     for crlf in [false, true] {
         let (clean, dirty, broken) = exports(37, crlf);
-        assert!(broken.len() >= 13);
-        let clean_path = dir.path().join("export.csv");
-        let dirty_path = dir.path().join("dirty.csv");
-        std::fs::write(&clean_path, &clean).unwrap();
-        std::fs::write(&dirty_path, &dirty).unwrap();
-        let dirty_gz = dir.path().join("dirty.csv.gz");
-        gzip(&dirty_path, &dirty_gz);
-        let (want_q, want_why) = expected_quarantine(&broken);
-
+        let case = Case::new(dir.path(), "csv", &clean, &dirty, broken, crlf);
         for (cmd, _) in &cmds {
-            // Commands that cut byte ranges refuse a compressed copy.
             let (base, may_refuse) = csv_args(cmd);
-            let out = dir.path().join("out");
-            let _ = std::fs::remove_dir_all(&out);
-            let (want, err) =
-                answer(cmd, &argv_for(cmd, &base, "1", &[]), &clean_path, &clean_path, &out, &[]);
-            assert_eq!(want.code, 0, "{cmd} on the clean export: {err}");
-
-            for (input, threads) in
-                [(&dirty_path, "1"), (&dirty_path, "2"), (&dirty_path, "3"), (&dirty_gz, "2")]
-            {
-                let ctx = format!("{cmd} on {} at {threads} threads, crlf {crlf}", input.display());
-                let out = dir.path().join(format!("out-{threads}"));
-                let _ = std::fs::remove_dir_all(&out);
-                let q = ["--on-bad".to_string(), "quarantine={out}/q.csv".to_string()];
-                let (mut got, err) =
-                    answer(cmd, &argv_for(cmd, &base, threads, &q), input, &clean_path, &out, &[]);
-                if may_refuse && input == &dirty_gz {
-                    assert_eq!(got.code, 2, "{ctx}: {err}");
-                    assert!(err.contains("compressed"), "{ctx}: {err}");
-                    continue;
-                }
-                assert_eq!(got.code, 1, "{ctx}: {err}");
-                assert!(
-                    err.contains(&format!("{} records ", broken.len())),
-                    "{ctx}: the count on stderr: {err}"
-                );
-                let q_bytes = got.outputs.remove("q.csv").expect("the quarantine file");
-                let why = got.outputs.remove("q.csv.errors.csv").expect("the sidecar");
-                assert!(
-                    q_bytes == want_q,
-                    "{ctx}: the quarantine holds:\n{}",
-                    String::from_utf8_lossy(&q_bytes)
-                );
-                let (positions, reasons) = positions_only(&why);
-                assert_eq!(
-                    String::from_utf8(positions).unwrap(),
-                    String::from_utf8(want_why.clone()).unwrap(),
-                    "{ctx}"
-                );
-                assert!(
-                    reasons.iter().all(|r| r.contains("fields, expected 4") || r.contains("quote")),
-                    "{ctx}: {reasons:?}"
-                );
-                // The output is the clean export's.
-                got.code = 0;
-                assert_eq!(got, want, "{ctx}: {err}");
-
-                let skip = ["--on-bad".to_string(), "skip".to_string()];
-                let _ = std::fs::remove_dir_all(&out);
-                let (mut got, err) = answer(
-                    cmd,
-                    &argv_for(cmd, &base, threads, &skip),
-                    input,
-                    &clean_path,
-                    &out,
-                    &[],
-                );
-                assert_eq!(got.code, 1, "{ctx}: skip: {err}");
-                got.code = 0;
-                assert_eq!(got, want, "{ctx}: skip: {err}");
-                runs += 1;
-            }
-
-            // Past --max-bad: an error, and nothing left in the output
-            // directory (the output and the quarantine are not renamed into
-            // place). Without --on-bad: the error it always was.
-            for extra in [
-                vec![
-                    "--on-bad".to_string(),
-                    "quarantine={out}/q.csv".to_string(),
-                    "--max-bad".to_string(),
-                    "3".to_string(),
-                ],
-                vec![
-                    "--on-bad".to_string(),
-                    "skip".to_string(),
-                    "--max-bad".to_string(),
-                    "1%".to_string(),
-                ],
-                vec![],
-            ] {
-                let out = dir.path().join("out-max");
-                let _ = std::fs::remove_dir_all(&out);
-                let (got, err) = answer(
-                    cmd,
-                    &argv_for(cmd, &base, "2", &extra),
-                    &dirty_path,
-                    &clean_path,
-                    &out,
-                    &[],
-                );
-                let ctx = format!("{cmd} {extra:?}");
-                assert_eq!(got.code, 2, "{ctx}: {err}");
-                assert!(got.outputs.is_empty(), "{ctx}: left {:?}", got.outputs.keys());
-                let first = &broken[0];
-                if extra.is_empty() {
-                    assert!(err.contains(&format!("record {}", first.record)), "{ctx}: {err}");
-                } else {
-                    assert!(err.contains("--max-bad"), "{ctx}: {err}");
-                }
-            }
-            // Under the limit: as without it.
-            let out = dir.path().join("out-under");
-            let _ = std::fs::remove_dir_all(&out);
-            // A query does not count the records it reads: a number.
-            let share = if cmd == "sql" { "100" } else { "5%" };
-            let under = ["--on-bad", "skip", "--max-bad", share].map(String::from);
-            let (got, err) = answer(
-                cmd,
-                &argv_for(cmd, &base, "2", &under),
-                &dirty_path,
-                &clean_path,
-                &out,
-                &[],
-            );
-            assert_eq!((got.code, &got.outputs), (1, &want.outputs), "{cmd} --max-bad 5%: {err}");
+            // A query refuses a share of records; the limit is its error.
+            let checks = Checks {
+                may_refuse,
+                share: "1%",
+                any_first: false,
+                reason_ok: |r| r.contains("fields, expected 4") || r.contains("quote"),
+            };
+            runs += case.check(cmd, &base, &checks);
         }
     }
     assert!(runs >= 40, "{runs}");
+}
+
+/// An export written to `dir`, clean, with broken records, and gzipped,
+/// with what the quarantine of each command that takes `--on-bad` must
+/// hold.
+struct Case {
+    dir: std::path::PathBuf,
+    clean: std::path::PathBuf,
+    dirty: std::path::PathBuf,
+    dirty_gz: std::path::PathBuf,
+    broken: Vec<Broken>,
+    /// The quarantine's name (`q.csv`, `q.jsonl`), its bytes and sidecar.
+    q: String,
+    want_q: Vec<u8>,
+    want_why: Vec<u8>,
+    crlf: bool,
+}
+
+/// How a command's answers are judged beyond the common rules.
+struct Checks {
+    /// It cuts byte ranges, and may refuse the gzip copy.
+    may_refuse: bool,
+    /// The `--max-bad` share that must stop it (`swath sql` refuses `N%`).
+    share: &'static str,
+    /// Without `--on-bad`, `swath sql`'s error may name any broken record
+    /// (its partitions run at once), not the first.
+    any_first: bool,
+    /// What each sidecar reason must say.
+    reason_ok: fn(&str) -> bool,
+}
+
+impl Case {
+    fn new(
+        dir: &std::path::Path,
+        ext: &str,
+        clean: &[u8],
+        dirty: &[u8],
+        broken: Vec<Broken>,
+        crlf: bool,
+    ) -> Case {
+        assert!(broken.len() >= 13);
+        let clean_path = dir.join(format!("export.{ext}"));
+        let dirty_path = dir.join(format!("dirty.{ext}"));
+        std::fs::write(&clean_path, clean).unwrap();
+        std::fs::write(&dirty_path, dirty).unwrap();
+        let dirty_gz = dir.join(format!("dirty.{ext}.gz"));
+        gzip(&dirty_path, &dirty_gz);
+        let (want_q, want_why) = expected_quarantine(&broken);
+        Case {
+            dir: dir.to_path_buf(),
+            clean: clean_path,
+            dirty: dirty_path,
+            dirty_gz,
+            broken,
+            q: format!("q.{ext}"),
+            want_q,
+            want_why,
+            crlf,
+        }
+    }
+
+    /// `cmd` (with `base`) on the broken export: at 1-3 threads and from
+    /// gzip, the quarantine holds the broken records, the sidecar their
+    /// places, the output is the clean export's, `skip` gives the same;
+    /// past `--max-bad` an error and nothing left; under it, as without;
+    /// without `--on-bad` the error it always was. Returns the runs.
+    fn check(&self, cmd: &str, base: &[&str], checks: &Checks) -> usize {
+        let (clean, dirty, broken, dir) = (&self.clean, &self.dirty, &self.broken, &self.dir);
+        let out = dir.join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        let (want, err) = answer(cmd, &argv_for(cmd, base, "1", &[]), clean, clean, &out, &[]);
+        assert_eq!(want.code, 0, "{cmd} on the clean export: {err}");
+        let mut runs = 0;
+        for (input, threads) in [(dirty, "1"), (dirty, "2"), (dirty, "3"), (&self.dirty_gz, "2")] {
+            let ctx =
+                format!("{cmd} on {} at {threads} threads, crlf {}", input.display(), self.crlf);
+            let out = dir.join(format!("out-{threads}"));
+            let _ = std::fs::remove_dir_all(&out);
+            let q = ["--on-bad".to_string(), format!("quarantine={{out}}/{}", self.q)];
+            let (mut got, err) =
+                answer(cmd, &argv_for(cmd, base, threads, &q), input, clean, &out, &[]);
+            if checks.may_refuse && input == &self.dirty_gz {
+                assert_eq!(got.code, 2, "{ctx}: {err}");
+                assert!(err.contains("compressed"), "{ctx}: {err}");
+                continue;
+            }
+            assert_eq!(got.code, 1, "{ctx}: {err}");
+            assert!(
+                err.contains(&format!("{} records ", broken.len())),
+                "{ctx}: the count on stderr: {err}"
+            );
+            let q_bytes = got.outputs.remove(&self.q).expect("the quarantine file");
+            let why = got.outputs.remove(&format!("{}.errors.csv", self.q)).expect("the sidecar");
+            assert!(
+                q_bytes == self.want_q,
+                "{ctx}: the quarantine holds:\n{}",
+                String::from_utf8_lossy(&q_bytes)
+            );
+            let (positions, reasons) = positions_only(&why);
+            assert_eq!(
+                String::from_utf8(positions).unwrap(),
+                String::from_utf8(self.want_why.clone()).unwrap(),
+                "{ctx}"
+            );
+            assert!(reasons.iter().all(|r| (checks.reason_ok)(r)), "{ctx}: {reasons:?}");
+            // The output is the clean export's.
+            got.code = 0;
+            assert_eq!(got, want, "{ctx}: {err}");
+
+            let skip = ["--on-bad".to_string(), "skip".to_string()];
+            let _ = std::fs::remove_dir_all(&out);
+            let (mut got, err) =
+                answer(cmd, &argv_for(cmd, base, threads, &skip), input, clean, &out, &[]);
+            assert_eq!(got.code, 1, "{ctx}: skip: {err}");
+            got.code = 0;
+            assert_eq!(got, want, "{ctx}: skip: {err}");
+            runs += 1;
+        }
+
+        // Past --max-bad: an error, and nothing left in the output
+        // directory (the output and the quarantine are not renamed into
+        // place). Without --on-bad: the error it always was.
+        let quarantine = format!("quarantine={{out}}/{}", self.q);
+        for extra in [
+            vec!["--on-bad", &quarantine, "--max-bad", "3"],
+            vec!["--on-bad", "skip", "--max-bad", checks.share],
+            vec![],
+        ] {
+            let extra: Vec<String> = extra.into_iter().map(String::from).collect();
+            let out = dir.join("out-max");
+            let _ = std::fs::remove_dir_all(&out);
+            let (got, err) =
+                answer(cmd, &argv_for(cmd, base, "2", &extra), dirty, clean, &out, &[]);
+            let ctx = format!("{cmd} {extra:?}");
+            assert_eq!(got.code, 2, "{ctx}: {err}");
+            assert!(got.outputs.is_empty(), "{ctx}: left {:?}", got.outputs.keys());
+            let named = |b: &Broken| err.contains(&format!("record {} (line {}", b.record, b.line));
+            if extra.is_empty() && checks.any_first {
+                assert!(broken.iter().any(named), "{ctx}: {err}");
+            } else if extra.is_empty() {
+                assert!(named(&broken[0]), "{ctx}: {err}");
+            } else {
+                assert!(err.contains("--max-bad"), "{ctx}: {err}");
+            }
+        }
+        // Under the limit: as without it.
+        let out = dir.join("out-under");
+        let _ = std::fs::remove_dir_all(&out);
+        // A query does not count the records it reads: a number.
+        let share = if cmd == "sql" { "100" } else { "5%" };
+        let under = ["--on-bad", "skip", "--max-bad", share].map(String::from);
+        let (got, err) = answer(cmd, &argv_for(cmd, base, "2", &under), dirty, clean, &out, &[]);
+        assert_eq!((got.code, &got.outputs), (1, &want.outputs), "{cmd} --max-bad {share}: {err}");
+        runs
+    }
 }
 
 #[test]
@@ -460,85 +499,16 @@ fn every_json_command_that_writes_records_puts_broken_ones_aside() {
     let dir = tempfile::tempdir().unwrap();
     for crlf in [false, true] {
         let (clean, dirty, broken) = json_exports(37, crlf);
-        assert!(broken.len() >= 13);
-        let clean_path = dir.path().join("export.jsonl");
-        let dirty_path = dir.path().join("dirty.jsonl");
-        std::fs::write(&clean_path, &clean).unwrap();
-        std::fs::write(&dirty_path, &dirty).unwrap();
-        let dirty_gz = dir.path().join("dirty.jsonl.gz");
-        gzip(&dirty_path, &dirty_gz);
-        let (want_q, want_why) = expected_quarantine(&broken);
+        let case = Case::new(dir.path(), "jsonl", &clean, &dirty, broken, crlf);
         for (cmd, _) in &cmds {
-            let (base, _) = json_args(cmd);
-            let out = dir.path().join("out");
-            let _ = std::fs::remove_dir_all(&out);
-            let (want, err) =
-                answer(cmd, &argv_for(cmd, &base, "1", &[]), &clean_path, &clean_path, &out, &[]);
-            assert_eq!(want.code, 0, "{cmd} on the clean export: {err}");
-            for (input, threads) in
-                [(&dirty_path, "1"), (&dirty_path, "2"), (&dirty_path, "3"), (&dirty_gz, "2")]
-            {
-                let ctx = format!("{cmd} on {} at {threads} threads, crlf {crlf}", input.display());
-                let out = dir.path().join(format!("out-{threads}"));
-                let _ = std::fs::remove_dir_all(&out);
-                let q = ["--on-bad".to_string(), "quarantine={out}/q.jsonl".to_string()];
-                let (mut got, err) =
-                    answer(cmd, &argv_for(cmd, &base, threads, &q), input, &clean_path, &out, &[]);
-                assert_eq!(got.code, 1, "{ctx}: {err}");
-                assert!(
-                    err.contains(&format!("{} records ", broken.len())),
-                    "{ctx}: the count on stderr: {err}"
-                );
-                let q_bytes = got.outputs.remove("q.jsonl").expect("the quarantine file");
-                let why = got.outputs.remove("q.jsonl.errors.csv").expect("the sidecar");
-                assert!(
-                    q_bytes == want_q,
-                    "{ctx}: the quarantine holds:\n{}",
-                    String::from_utf8_lossy(&q_bytes)
-                );
-                let (positions, reasons) = positions_only(&why);
-                assert_eq!(
-                    String::from_utf8(positions).unwrap(),
-                    String::from_utf8(want_why.clone()).unwrap(),
-                    "{ctx}"
-                );
-                assert!(reasons.iter().all(|r| r.len() > 4), "{ctx}: {reasons:?}");
-                got.code = 0;
-                assert_eq!(got, want, "{ctx}: {err}");
-            }
-            // Past --max-bad: an error, nothing left; without --on-bad, the
-            // error it always was.
-            for extra in [
-                vec!["--on-bad", "quarantine={out}/q.jsonl", "--max-bad", "3"],
-                vec!["--on-bad", "skip", "--max-bad", if cmd == "sql" { "1" } else { "1%" }],
-                vec![],
-            ] {
-                let extra: Vec<String> = extra.into_iter().map(String::from).collect();
-                let out = dir.path().join("out-max");
-                let _ = std::fs::remove_dir_all(&out);
-                let (got, err) = answer(
-                    cmd,
-                    &argv_for(cmd, &base, "2", &extra),
-                    &dirty_path,
-                    &clean_path,
-                    &out,
-                    &[],
-                );
-                let ctx = format!("{cmd} {extra:?}");
-                assert_eq!(got.code, 2, "{ctx}: {err}");
-                assert!(got.outputs.is_empty(), "{ctx}: left {:?}", got.outputs.keys());
-                // A query's partitions run at once: its error names one
-                // of the broken records, the others' the first.
-                let named =
-                    |b: &Broken| err.contains(&format!("record {} (line {}", b.record, b.line));
-                if extra.is_empty() && cmd == "sql" {
-                    assert!(broken.iter().any(named), "{ctx}: {err}");
-                } else if extra.is_empty() {
-                    assert!(named(&broken[0]), "{ctx}: {err}");
-                } else {
-                    assert!(err.contains("--max-bad"), "{ctx}: {err}");
-                }
-            }
+            let (base, may_refuse) = json_args(cmd);
+            let checks = Checks {
+                may_refuse,
+                share: if cmd == "sql" { "1" } else { "1%" },
+                any_first: cmd == "sql",
+                reason_ok: |r| r.len() > 4,
+            };
+            case.check(cmd, &base, &checks);
         }
     }
 }
