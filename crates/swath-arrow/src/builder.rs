@@ -308,7 +308,7 @@ impl ArrowReaderBuilder {
         if self.schema.is_some() || self.all_given(&names) {
             return self.resolve(names, None, 0, "types given".into());
         }
-        let null = self.written();
+        let written = self.written();
         let (guesses, method) = match self.infer {
             Infer::Full => {
                 let mut par = ParallelReader::new(&self.csv, path)
@@ -318,7 +318,7 @@ impl ArrowReaderBuilder {
                 let g = par.fold(
                     Guesses::default,
                     |g, rec| {
-                        g.see(&rec, &null);
+                        g.see(&rec, &written);
                         Ok(())
                     },
                     |mut a, b| {
@@ -334,7 +334,7 @@ impl ArrowReaderBuilder {
                 while (g.records as usize) < head {
                     match rdr.next_record() {
                         Ok(Some(rec)) => {
-                            g.see(&rec, &null);
+                            g.see(&rec, &written);
                             head_end = rec.position().byte;
                         }
                         Ok(None) => break,
